@@ -1,0 +1,1 @@
+"""The ``kangle`` command: the thin composition root that wires the packages together."""

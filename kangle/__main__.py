@@ -1,0 +1,3 @@
+from kangle.cli import main
+
+raise SystemExit(main())

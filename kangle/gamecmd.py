@@ -1,0 +1,150 @@
+"""`kangle game …`, `kangle judge` and `kangle demo`: the referee engine on files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from kangle.present import entry_title, history_lines, ruling_lines, table_line
+from rules.board import SHIPPED as BOARD_DIR
+from rules.board import load_board
+from rules.errors import KangleError
+from rules.game import Entry, Setup, apply, lag, replay
+from rules.gamelog import GameLog
+from rules.jsonfile import dumps, read_json
+from rules.profile_files import read_profile
+from rules.referee import judge
+from rules.rule_profile import SHIPPED as RULES_DIR
+from rules.rule_profile import load_rules
+from rules.shot import ShotRecord
+from rules.state import TableState, initial_state
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    state = TableState.from_json(read_json(args.state, "table state"))
+    shot = ShotRecord.from_json(read_json(args.shot, "shot record"))
+    new_state, ruling = judge(state, shot, load_board(args.board), load_rules(args.profile))
+    if args.json:
+        print(dumps({"ruling": ruling.to_json(), "state": new_state.to_json()}), end="")
+    else:
+        print("\n".join(ruling_lines(ruling, f"shot — {shot.shooter} from {shot.circle}")))
+        print(table_line(new_state))
+    if args.out:
+        Path(args.out).write_text(dumps(new_state.to_json()), encoding="utf-8")
+    return 0
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    """Write the set-up position (4.1) as a table state, optionally after the lag."""
+    state = initial_state(load_board(args.board))
+    if args.first:
+        state, _ = lag(state, {"first": args.first})
+    print(dumps(state.to_json()), end="")
+    return 0
+
+
+def new_entry(red: str, black: str, board: str, rules: str) -> dict:
+    board_table, board_source = read_profile(board, "board", BOARD_DIR)
+    rules_table, rules_source = read_profile(rules, "rules", RULES_DIR)
+    entry = {"red": red, "black": black, "board": board_table, "board_source": board_source,
+             "rules": rules_table, "rules_source": rules_source}
+    Setup.from_entry(entry)  # refuse a bad profile before anything is written
+    return entry
+
+
+def cmd_game(args: argparse.Namespace) -> int:
+    if args.action == "new":
+        log = GameLog.create(args.game, new_entry(args.red, args.black, args.board, args.profile))
+        print(f"new game {args.game}: red {args.red} v black {args.black}; "
+              "enter the lag next (`kangle game lag`)")
+        log.close()
+        return 0
+    log = GameLog(args.game)
+    try:
+        view = replay(log.entries())
+        if args.action == "show":
+            if args.json:
+                print(dumps({"state": view.state.to_json(),
+                             "rulings": [r.to_json() for _, r in view.history]}), end="")
+            else:
+                print("\n".join(history_lines(view)))
+            return 0
+        if args.action == "state":
+            print(dumps(view.state.to_json()), end="")
+            return 0
+        kind, data = _entry_from_args(args, view.state)
+        if kind == "undo":
+            if not view.history:
+                raise KangleError("nothing to undo: the game has only its set-up")
+            last = view.history[-1][0]
+            log.append("undo", {"undoes": last.seq}, by=args.by)
+            view = replay(log.entries())
+            print(f"undone: entry #{last.seq} ({last.kind})")
+            print(table_line(view.state))
+            return 0
+        # Judge first (pure, refuses nonsense), then store, then show.
+        state, ruling = apply(view.state, Entry(0, kind, data), view.setup)
+        entry = log.append(kind, data, by=args.by)
+        print("\n".join(ruling_lines(ruling, entry_title(entry.seq, kind, ruling))))
+        print(table_line(state))
+        return 0
+    finally:
+        log.close()
+
+
+def _entry_from_args(args: argparse.Namespace, state: TableState) -> tuple[str, dict]:
+    if args.action == "lag":
+        if args.first:
+            return "lag", {"first": args.first}
+        if args.red_mm is None or args.black_mm is None:
+            raise KangleError("give --first COLOUR, or both --red-mm and --black-mm")
+        return "lag", {"red_mm": args.red_mm, "black_mm": args.black_mm}
+    if args.action == "shot":
+        data = read_json(args.shot, "shot record")
+        ShotRecord.from_json(data)
+        referee = dict(data.get("referee") or {})
+        for flag, key in (("cue_tip_foul", "cue_tip_foul"), ("own_cue", "own_cue_hit"),
+                          ("pivot", "pivot_foul"), ("body_touch", "body_touch")):
+            if getattr(args, flag):
+                referee[key] = True
+        if args.cue_swept:
+            referee["cue_swept"] = sorted(set(referee.get("cue_swept", [])) |
+                                          set(args.cue_swept))
+        data = dict(data, referee=referee)
+        data.pop("trajectory", None)  # the log keeps what the rules need
+        return "shot", data
+    if args.action == "discard":
+        return "discard", {"player": state.turn or "", "pieces": args.pieces}
+    if args.action == "timeout":
+        return "timeout", {"player": state.turn or ""}
+    return "undo", {}
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play the scripted sample game through the engine, printing what a referee sees."""
+    folder = Path(args.folder)
+    script = read_json(folder / "script.json", "demo script")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "demo.db"
+        log = GameLog.create(path, new_entry(script["red"], script["black"], "goma", "standard"))
+        print(f"kangle demo — a scripted game of 康樂棋: red {script['red']} v black "
+              f"{script['black']} (shot records in {folder})\n")
+        view = replay(log.entries())
+        for step in script["entries"]:
+            data = read_json(folder / step["file"], "shot record") if "file" in step else step[
+                "data"]
+            state, ruling = apply(view.state, Entry(0, step["kind"], data), view.setup)
+            entry = log.append(step["kind"], data)
+            if step.get("say"):
+                print(f"[{step['say']}]")
+            print("\n".join(ruling_lines(ruling, entry_title(entry.seq, step["kind"], ruling))))
+            view = replay(log.entries())
+            assert view.state == state
+            print(table_line(state))
+            print()
+        log.close()
+    print(json.dumps({"final": view.state.result.to_json() if view.state.result else None},
+                     ensure_ascii=False))
+    return 0

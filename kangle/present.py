@@ -1,0 +1,56 @@
+"""Text a referee reads: rulings, the table summary, a game's history."""
+
+from __future__ import annotations
+
+from rules.game import GameView
+from rules.ruling import Ruling
+from rules.state import TableState
+
+_LABEL = {"foul": "FOUL", "bonus": "BONUS", "forfeit": "GIVEN", "protect": "RING",
+          "restore": "BACK", "retake": "AGAIN", "info": "PLAY", "turn": "TURN",
+          "result": "RESULT"}
+
+
+def ruling_lines(ruling: Ruling, title: str) -> list[str]:
+    """The calls of one ruling, one line each, then the referee's actions."""
+    lines = [title]
+    for call in ruling.calls:
+        flag = "  [CONFIRM]" if call.confirm else ""
+        lines.append(f"  {_LABEL.get(call.kind, call.kind.upper()):<6} {call.rule:<7} "
+                     f"{call.text}{flag}")
+    if not ruling.calls:
+        lines.append("  —      no call: play goes on")
+    if ruling.needs_confirmation:
+        lines.append("  ! a call above rests on an uncertain observation: referee, confirm it")
+    return lines
+
+
+def table_line(state: TableState) -> str:
+    """Whose shot, what is owed, pieces left per side, the 小回 stack."""
+    left = f"left on table: red {len(state.left('red'))}, black {len(state.left('black'))}"
+    if state.phase == "over":
+        return f"  GAME OVER — {state.result.text}; {left}"
+    if state.phase == "lag":
+        return f"  waiting for the lag; {left}"
+    owed = state.owed[state.turn]
+    extra = f" (+{owed} extra shot{'s' if owed != 1 else ''} owed)" if owed else ""
+    catch = " — catch-up turn" if state.phase == "catch_up" else ""
+    stack = f"; 小回 stack (bottom first): {', '.join(state.stack)}" if state.stack else ""
+    return f"  next: {state.turn}{extra}{catch}; {left}{stack}"
+
+
+def history_lines(view: GameView) -> list[str]:
+    lines = [f"red: {view.setup.red}   black: {view.setup.black}   "
+             f"board: {view.setup.board.name}   rules: {view.setup.rules.name}"]
+    for entry, ruling in view.history:
+        lines.extend(ruling_lines(ruling, entry_title(entry.seq, entry.kind, ruling)))
+    if view.undone:
+        lines.append(f"(undone entries: {', '.join(map(str, view.undone))})")
+    lines.append(table_line(view.state))
+    return lines
+
+
+def entry_title(seq: int, kind: str, ruling: Ruling) -> str:
+    who = f" — {ruling.player}" if ruling.player else ""
+    shot = f" (shot {ruling.shot})" if ruling.shot else ""
+    return f"#{seq} {kind}{who}{shot}"

@@ -1,0 +1,189 @@
+"""A whole 康樂棋 game as a log of entries, and the state computed from it.
+
+The log is the truth: the lag, every shot, every time-out, discard and undo is an
+entry, and the table state, the calls and the result are recomputed from the log
+each time (event sourcing). Nothing an entry says is ever changed; an undo is a new
+entry that cancels the last entry still in force.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.board import Board, board_from_table
+from rules.errors import KangleError
+from rules.fields import Fields
+from rules.pieces import check_colour, check_id, colour_of, opponent
+from rules.referee import judge
+from rules.rule_profile import RuleProfile, rules_from_table
+from rules.ruling import FORFEIT, INFO, TURN, Call, Ruling
+from rules.shot import ShotRecord
+from rules.state import POCKETED, Piece, TableState, initial_state
+from rules.turns import pass_shot, settle
+
+ENTRY_KINDS = ("new", "lag", "shot", "discard", "timeout", "undo")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the game log: ``seq`` orders entries; ``data`` is the kind's JSON."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    by: str = "referee"
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the ``new`` entry fixes for the whole game: players, board, rules.
+
+    The profiles are stored whole in the log, so a game resumes with the exact rules
+    it started with even if a profile file changes later."""
+
+    red: str
+    black: str
+    board: Board
+    rules: RuleProfile
+
+    @classmethod
+    def from_entry(cls, data: dict[str, Any]) -> Setup:
+        f = Fields(data, "new")
+        setup = cls(
+            red=f.text("red"),
+            black=f.text("black"),
+            board=board_from_table(f.raw("board"), f.text("board_source")),
+            rules=rules_from_table(f.raw("rules"), f.text("rules_source")),
+        )
+        f.done()
+        return setup
+
+    def name(self, colour: str) -> str:
+        return self.red if colour == "red" else self.black
+
+
+@dataclass
+class GameView:
+    """The game as the log says now: the setup, the entries in force with the ruling on
+    each, the current state."""
+
+    setup: Setup
+    state: TableState
+    history: list[tuple[Entry, Ruling]] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
+
+
+def replay(entries: list[Entry]) -> GameView:
+    """Recompute the game from its log. Raises KangleError if the log is not a game."""
+    if not entries or entries[0].kind != "new":
+        raise KangleError("this log does not start with a 'new' entry: it is not a kangle game")
+    setup = Setup.from_entry(entries[0].data)
+    live: list[Entry] = []
+    undone: list[int] = []
+    for entry in entries[1:]:
+        if entry.kind == "undo":
+            if not live:
+                raise KangleError(f"log entry {entry.seq}: undo with nothing left to undo")
+            undone.append(live.pop().seq)
+        else:
+            live.append(entry)
+    state = initial_state(setup.board)
+    history = []
+    for entry in live:
+        try:
+            state, ruling = apply(state, entry, setup)
+        except KangleError as exc:
+            raise KangleError(f"log entry {entry.seq} ({entry.kind}): {exc}") from None
+        history.append((entry, ruling))
+    return GameView(setup, state, history, undone)
+
+
+def apply(state: TableState, entry: Entry, setup: Setup) -> tuple[TableState, Ruling]:
+    """Apply one entry (not ``new`` or ``undo``) to the state."""
+    board, rules = setup.board, setup.rules
+    if entry.kind == "lag":
+        return lag(state, entry.data)
+    if entry.kind == "shot":
+        return judge(state, ShotRecord.from_json(entry.data), board, rules)
+    if entry.kind == "discard":
+        f = Fields(entry.data, "discard")
+        result = discard(state, check_colour(f.text("player")), f.items("pieces"), rules)
+        f.done()
+        return result
+    if entry.kind == "timeout":
+        f = Fields(entry.data, "timeout")
+        result = timeout(state, check_colour(f.text("player")), rules)
+        f.done()
+        return result
+    raise KangleError(f"unknown log entry kind {entry.kind!r}")
+
+
+def lag(state: TableState, data: dict[str, Any]) -> tuple[TableState, Ruling]:
+    """3.1: the player whose striker ends nearer the centre of the penalty ring shoots first.
+
+    ``data`` gives either both distances (``red_mm``, ``black_mm``, from the centre) or
+    the referee's decision ``first``."""
+    if state.phase != "lag":
+        raise KangleError("the lag has already been taken in this game")
+    f = Fields(data, "lag")
+    if f.has("first"):
+        first = check_colour(f.text("first"))
+        text = f"the referee gives the first shot to {first}"
+    else:
+        red, black = f.nonneg("red_mm"), f.nonneg("black_mm")
+        if red == black:
+            raise KangleError(f"both strikers ended {red} mm from the centre: lag again")
+        first = "red" if red < black else "black"
+        text = (f"red's striker ended {red:g} mm from the centre, black's {black:g} mm: "
+                f"{first} shoots first")
+    f.done()
+    state = replace(state, phase="play", turn=first, first=first)
+    calls = (Call("3.1", TURN, text),)
+    return state, Ruling("lag", None, None, calls, (), first, dict(state.owed))
+
+
+def discard(
+    state: TableState, player: str, pieces: list[Any], rules: RuleProfile
+) -> tuple[TableState, Ruling]:
+    """8.1–8.4: the player holding the shot gives up own pieces; no shot is gained or lost;
+    a player left with no pieces on the table loses."""
+    if state.phase not in ("play", "catch_up") or state.turn != player:
+        raise KangleError(f"only the player holding the shot may discard (8.2); it is "
+                          f"{state.turn or 'nobody'}'s shot")
+    if not pieces:
+        raise KangleError("name at least one piece to discard")
+    ids = [check_id(p) if isinstance(p, str) else check_id(repr(p)) for p in pieces]
+    if len(set(ids)) != len(ids):
+        raise KangleError("a piece is named twice in the discard")
+    for pid in ids:
+        if colour_of(pid) != player or pid in ("RS", "BS"):
+            raise KangleError(f"{pid} is not one of {player}'s pieces: only own pieces may be "
+                              "discarded")
+        if not state.on_table(pid):
+            raise KangleError(f"{pid} is not on the table")
+    changed = {pid: Piece(pid, POCKETED) for pid in ids}
+    state = replace(state.with_pieces(**changed),
+                    stack=tuple(p for p in state.stack if p not in changed))
+    calls = [Call("8.1", FORFEIT, f"{player} discards {', '.join(ids)} (棄子): take them off; "
+                                  f"they count as pocketed by {opponent(player)}", tuple(ids)),
+             Call("8.3", INFO, f"{player} still holds the shot")]
+    state, end = settle(state, player, rules, rule="8.4")
+    calls.extend(end)
+    return state, Ruling("discard", player, None, tuple(calls), (), state.turn,
+                         dict(state.owed), state.result)
+
+
+def timeout(state: TableState, player: str, rules: RuleProfile) -> tuple[TableState, Ruling]:
+    """4.2: no shot within the shot clock — the shot is lost (or the turn, by setting)."""
+    if state.phase not in ("play", "catch_up") or state.turn != player:
+        raise KangleError(f"it is {state.turn or 'nobody'}'s shot, not {player}'s")
+    lose_turn = rules.timeout_forfeits == "turn"
+    lost = "turn" if lose_turn else "shot"
+    calls = [Call("4.2", TURN, f"{player} did not shoot within {rules.shot_clock_s} s: "
+                               f"the {lost} is lost")]
+    state, more = pass_shot(state, player, bonus=False, rules=rules, lose_turn=lose_turn)
+    calls.extend(more)
+    return state, Ruling("timeout", player, None, tuple(calls), (), state.turn,
+                         dict(state.owed), state.result)

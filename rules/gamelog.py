@@ -1,0 +1,124 @@
+"""The append-only SQLite game log.
+
+Every entry is committed (synchronous=FULL, so it survives a crash or power cut)
+before its ruling is shown. Triggers refuse UPDATE and DELETE, so nothing confirmed
+is ever changed; corrections and undos are new entries.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rules.errors import KangleError
+from rules.game import ENTRY_KINDS, Entry
+
+FORMAT = "kangle.game-log/1"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    entered_by TEXT NOT NULL,
+    entered_at TEXT NOT NULL
+);
+CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries
+BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries
+BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+"""
+
+
+class GameLog:
+    """One game's log in one SQLite file."""
+
+    def __init__(self, path: str | Path, _create: bool = False):
+        self.path = Path(path)
+        if not _create and not self.path.exists():
+            raise KangleError(f"no game log at {self.path}: start one with `kangle game new`")
+        try:
+            self._db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            self._db.execute("PRAGMA synchronous=FULL")
+            if not _create:
+                self._check_format()
+        except sqlite3.DatabaseError as exc:
+            raise KangleError(f"{self.path} is not a kangle game log ({exc})") from None
+
+    @classmethod
+    def create(cls, path: str | Path, new_entry: dict[str, Any], by: str = "referee") -> GameLog:
+        """Create a new log holding its ``new`` entry; refuses to overwrite a file."""
+        path = Path(path)
+        if path.exists():
+            raise KangleError(f"{path} already exists: choose another file name (a game log "
+                              "is never overwritten)")
+        log = cls(path, _create=True)
+        with log._transaction():
+            for statement in _SCHEMA.split(";\n"):
+                if statement.strip():
+                    log._db.execute(statement)
+            log._db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+            log._insert("new", new_entry, by)
+        return log
+
+    def _check_format(self) -> None:
+        try:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.DatabaseError:
+            row = None
+        if row is None or row[0] != FORMAT:
+            raise KangleError(f"{self.path} is not a kangle game log")
+
+    def _transaction(self):
+        return _Transaction(self._db)
+
+    def _insert(self, kind: str, data: dict[str, Any], by: str) -> Entry:
+        if kind not in ENTRY_KINDS:
+            raise KangleError(f"unknown entry kind {kind!r}")
+        at = datetime.now(UTC).isoformat(timespec="milliseconds")
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        cur = self._db.execute(
+            "INSERT INTO entries (kind, data, entered_by, entered_at) VALUES (?, ?, ?, ?)",
+            (kind, text, by, at),
+        )
+        return Entry(cur.lastrowid, kind, data, by, at)
+
+    def append(self, kind: str, data: dict[str, Any], by: str = "referee") -> Entry:
+        """Store one entry durably and return it (with its sequence number)."""
+        try:
+            with self._transaction():
+                return self._insert(kind, data, by)
+        except sqlite3.OperationalError as exc:
+            raise KangleError(f"could not write to {self.path}: {exc}; nothing was "
+                              "recorded, try again", exit_code=3) from None
+
+    def entries(self) -> list[Entry]:
+        """Every entry, oldest first."""
+        try:
+            rows = self._db.execute(
+                "SELECT seq, kind, data, entered_by, entered_at FROM entries ORDER BY seq"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise KangleError(f"cannot read {self.path}: {exc}") from None
+        return [Entry(seq, kind, json.loads(data), by, at) for seq, kind, data, by, at in rows]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self._db = db
+
+    def __enter__(self):
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        return False

@@ -1,0 +1,426 @@
+"""The 康樂棋 referee engine: (table state, shot record, rules) → (next state, ruling).
+
+A pure function: it reads the state before the shot and the record of the shot and
+returns a new state and the calls, each citing its rule in specs/kangle-rules.md.
+Order of judgement:
+
+1. the shot counts at all (2.1 wrong circle, 4.4 not shot → shoot again; 4.3 void);
+2. the striker's contacts: 7.1 廢子 (first contact an own piece, before any cushion),
+   5.5/6.4 direct hits on rebound-protected pieces, 7.2–7.5 what the 廢子 did;
+3. the referee-only fouls 5.2, 5.6, 6.6;
+4. where every piece ended: holes (5.1, 5.3/6.2), off the table or on the rim
+   (5.4/6.1, 6.3/9.1, 6.5), put-backs;
+5. rebound protection after the shot (9.2–9.4, 大回);
+6. extra shots (a foul cancels 5.1), next shooter, end of game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.board import Board
+from rules.errors import KangleError
+from rules.pieces import colour_of, is_striker, opponent
+from rules.rule_profile import RuleProfile
+from rules.ruling import (
+    BONUS,
+    FORFEIT,
+    FOUL,
+    INFO,
+    PROTECT,
+    RESTORE,
+    RETAKE,
+    Action,
+    Call,
+    Ruling,
+)
+from rules.shot import Contact, ShotRecord, is_cushion
+from rules.state import BIG, ON_TABLE, POCKETED, SMALL, Piece, TableState
+from rules.turns import pass_shot
+
+CENTRE = (0.0, 0.0)
+_GUARD_NAME = {SMALL: "小回", BIG: "大回"}
+# Calls that turn on which piece the shot piece touched first, or before a cushion.
+_CONTACT_ORDER_RULES = ("7.1", "5.5", "6.4")
+
+
+def judge(
+    state: TableState, shot: ShotRecord, board: Board, rules: RuleProfile
+) -> tuple[TableState, Ruling]:
+    """Apply one shot to the table. Raises KangleError if the shot cannot have happened
+    from this state (wrong player, a piece that is not on the table, …)."""
+    check_shot_fits(state, shot, board)
+    return _Judgement(state, shot, board, rules).run()
+
+
+def check_shot_fits(state: TableState, shot: ShotRecord, board: Board) -> None:
+    """Refuse a shot record that contradicts the table state, naming the problem."""
+    if state.phase == "lag":
+        raise KangleError("the lag (rule 3.1) has not been entered yet: enter who shoots first")
+    if state.phase == "over":
+        raise KangleError(f"the game is over ({state.result.text}); start a new game")
+    if shot.shooter != state.turn:
+        raise KangleError(f"it is {state.turn}'s shot, not {shot.shooter}'s")
+    sp = shot.shot_piece
+    if not is_striker(sp):
+        if not state.on_table(sp):
+            raise KangleError(f"shot: {sp} is not on the table and cannot be shot")
+        circle = board.circle_at(*state.pos(sp))
+        if circle is None or board.circle_owner(circle) != shot.shooter:
+            raise KangleError(
+                f"shot: {sp} is not a 自由子 — only an own piece whose centre lies inside "
+                f"one of {shot.shooter}'s circles ({', '.join(board.circles_of(shot.shooter))}) "
+                "may be shot with the cue"
+            )
+        if circle != shot.circle:
+            raise KangleError(f"shot: the 自由子 {sp} stands in circle {circle}, "
+                              f"not {shot.circle}")
+    for piece in sorted(shot.moved() | set(shot.referee.cue_swept)):
+        if piece != sp and not (not is_striker(piece) and state.on_table(piece)):
+            raise KangleError(
+                f"shot: the record has {piece} taking part, but {piece} is not on the table"
+            )
+
+
+@dataclass
+class _Foul:
+    rule: str
+    shots: int
+
+
+class _Judgement:
+    def __init__(self, state: TableState, shot: ShotRecord, board: Board, rules: RuleProfile):
+        self.state, self.shot, self.board, self.rules = state, shot, board, rules
+        self.me = shot.shooter
+        self.them = opponent(self.me)
+        self.sp = shot.shot_piece
+        self.calls: list[Call] = []
+        self.actions: list[Action] = []
+        self.fouls: dict[str, _Foul] = {}
+        self.put_back: dict[str, str] = {}  # piece -> rule that puts it back
+        self.dead: list[str] = []
+        self.unsure = any(c.ambiguous or c.confidence < 0.9 for c in shot.contacts_of(self.sp))
+        self.striker_name = "striker" if is_striker(self.sp) else f"自由子 {self.sp}"
+
+    # -- helpers -----------------------------------------------------------------------
+    def call(self, rule: str, kind: str, text: str, pieces=(), confirm=False) -> None:
+        self.calls.append(Call(rule, kind, text, tuple(pieces), confirm))
+
+    def foul(self, rule: str, text: str, pieces=(), shots: int = 1, confirm=False) -> None:
+        """One foul per rule number: the same event stated twice is one penalty."""
+        if rule not in self.fouls:
+            self.fouls[rule] = _Foul(rule, shots)
+            owed = f"{shots} extra shots" if shots != 1 else "1 extra shot"
+            self.call(rule, FOUL, f"{text}: {self.them} gets {owed}", pieces, confirm)
+
+    def final_pos(self, piece: str) -> tuple[float, float]:
+        return self.shot.final.get(piece) or self.state.pos(piece)
+
+    # -- the judgement -----------------------------------------------------------------
+    def run(self) -> tuple[TableState, Ruling]:
+        owner = self.board.circle_owner(self.shot.circle)
+        if owner != self.me:
+            return self._retake(
+                "2.1", f"{self.me} shot from circle {self.shot.circle}, which is {owner}'s: "
+                f"a player shoots only from their own circles "
+                f"({', '.join(self.board.circles_of(self.me))}). Put every piece back and shoot "
+                "again")
+        if self._not_shot():
+            what = ("re-place the striker and shoot again" if is_striker(self.sp)
+                    else f"put the 自由子 {self.sp} back where it was and shoot again")
+            return self._retake(
+                "4.4", f"the {self.striker_name} did not leave its circle and touched no piece: "
+                f"it has not been shot; {what}")
+        if self.shot.referee.cue_tip_foul:
+            return self._void()
+        self._dead_pieces()
+        self._protected_hits()
+        self._dead_piece_consequences()
+        self._referee_fouls()
+        pieces, stack, taken = self._movement()
+        pieces, stack = self._protection(pieces, stack)
+        return self._finish(pieces, stack, taken)
+
+    def _not_shot(self) -> bool:
+        s = self.shot
+        touched_piece = any(not is_cushion(c.other(self.sp)) for c in s.contacts_of(self.sp))
+        gone = any(x.piece == self.sp for x in (*s.pockets, *s.exits))
+        return not s.left_circle and not touched_piece and not gone
+
+    def _retake(self, rule: str, text: str) -> tuple[TableState, Ruling]:
+        self.call(rule, RETAKE, text)
+        return self.state, self._ruling(self.state, shot_no=None)
+
+    def _void(self) -> tuple[TableState, Ruling]:
+        """4.3: not struck with the cue tip — void, not re-taken, everything put back."""
+        moved = sorted(p for p in self.shot.moved() if not is_striker(p))
+        for piece in moved:
+            self.actions.append(Action("put_back", piece, "4.3", self.state.pos(piece)))
+        where = f"; put back {', '.join(moved)} where they were" if moved else ""
+        self.foul("4.3", f"{self.me} did not strike with the cue tip: the shot is void and "
+                         f"is not re-taken{where}")
+        state = replace(self.state, owed=self._owed_after_fouls(), shots=self.state.shots + 1)
+        state, calls = pass_shot(state, self.me, bonus=False, rules=self.rules)
+        self.calls.extend(calls)
+        return state, self._ruling(state, shot_no=state.shots)
+
+    def _direct_hits(self) -> list[tuple[Contact, str]]:
+        """Pieces the shot piece touched before its first cushion, in time order."""
+        hits = []
+        for c in self.shot.contacts_of(self.sp):
+            other = c.other(self.sp)
+            if is_cushion(other):
+                break
+            hits.append((c, other))
+        return hits
+
+    def _dead_pieces(self) -> None:
+        """7.1: the shot piece's direct hit on an own piece makes it a 廢子."""
+        hits = self._direct_hits()
+        if self.rules.dead_piece_scope == "first_contact":
+            hits = hits[:1]
+            contacts = self.shot.contacts_of(self.sp)
+            if not contacts or is_cushion(contacts[0].other(self.sp)):
+                hits = []
+        for contact, piece in hits:
+            if colour_of(piece) == self.me and piece not in self.dead:
+                self.dead.append(piece)
+                self.call(
+                    "7.1", FORFEIT,
+                    f"{self.me}'s {self.striker_name} hit its own piece {piece} directly, "
+                    f"before any cushion: {piece} is a 廢子 given to {self.them}; remove it at "
+                    f"the end of the shot (it counts as pocketed)",
+                    [piece], confirm=contact.ambiguous or contact.confidence < 0.9)
+                self.actions.append(Action("remove", piece, "7.1"))
+
+    def _protected_hits(self) -> None:
+        """5.5 / 6.4: a protected piece may be hit only by a rebound."""
+        for contact, piece in self._direct_hits():
+            guard = self.state.guard(piece)
+            if not guard:
+                continue
+            unsure = contact.ambiguous or contact.confidence < 0.9
+            name = _GUARD_NAME[guard]
+            if colour_of(piece) == self.them:
+                self.foul("5.5", f"{self.me}'s {self.striker_name} hit {self.them}'s {name} "
+                          f"{piece} directly, not by a rebound (5.5; also 6.4)",
+                          [piece], confirm=unsure)
+                self._restore_with_affected(piece, contact.t, "5.5")
+            elif self.rules.own_protected_hit_is_foul:
+                self.foul("6.4", f"{self.me}'s {self.striker_name} hit the protected piece "
+                          f"{piece} in the penalty ring directly (either player)",
+                          [piece], confirm=unsure)
+        for piece in self.shot.referee.cue_swept:
+            if self.state.guard(piece) and colour_of(piece) == self.them:
+                self.foul("5.5", f"{self.me}'s cue swept {self.them}'s "
+                          f"{_GUARD_NAME[self.state.guard(piece)]} {piece}", [piece])
+                self._restore_with_affected(piece, 0.0, "5.5")
+
+    def _restore_with_affected(self, piece: str, since: float, rule: str) -> None:
+        """Put back a hit protected piece and every piece it moved on (5.5) — except a
+        大回 that is still inside the penalty ring, which stays where it is."""
+        if self._big_still_in_ring(piece):
+            self.call(rule, INFO, f"the 大回 {piece} is still inside the penalty ring: "
+                                  "it stays where it is")
+            return
+        affected = [piece]
+        for c in self.shot.contacts:
+            if c.t < since:
+                continue
+            for a, b in ((c.a, c.b), (c.b, c.a)):
+                if a in affected and not is_cushion(b) and b != self.sp and b not in affected:
+                    affected.append(b)
+        for p in affected:
+            self._mark_put_back(p, rule)
+
+    def _big_still_in_ring(self, piece: str) -> bool:
+        if self.state.guard(piece) != BIG:
+            return False
+        gone = any(x.piece == piece for x in (*self.shot.pockets, *self.shot.exits))
+        return not gone and self.board.in_penalty_ring(*self.final_pos(piece))
+
+    def _mark_put_back(self, piece: str, rule: str) -> None:
+        if piece in self.put_back or piece in self.dead:
+            return
+        self.put_back[piece] = rule
+        self.actions.append(Action("put_back", piece, rule, self.state.pos(piece)))
+        self.call(rule, RESTORE, f"put {piece} back where it was before the shot", [piece])
+
+    def _dead_piece_consequences(self) -> None:
+        """7.2–7.5: what the 廢子 hit after the striker."""
+        for dead in self.dead:
+            for c in self.shot.contacts_of(dead):
+                other = c.other(dead)
+                if is_cushion(other) or other == self.sp:
+                    continue
+                guard = self.state.guard(other)
+                if colour_of(other) == self.them and guard:
+                    if self._big_still_in_ring(other):
+                        self.call("7.3", INFO, f"the 廢子 {dead} hit the 大回 {other}, which is "
+                                               "still a 大回: it stays where it is", [other])
+                    else:
+                        self._mark_put_back(other, "7.3")
+                elif colour_of(other) == self.them:
+                    self.call("7.2", INFO, f"the 廢子 {dead} hit {self.them}'s {other}: play "
+                                           "goes on, no penalty (the 廢子 is still given away)",
+                              [dead, other])
+                elif guard:
+                    self.call("7.4", INFO, f"the 廢子 {dead} knocked {self.me}'s protected "
+                                           f"{other}: play goes on", [dead, other])
+                elif other not in self.dead:
+                    self.call("7.5", INFO, f"{other}, hit by the 廢子 {dead}, stays where it "
+                                           "lands", [other])
+
+    def _referee_fouls(self) -> None:
+        facts = self.shot.referee
+        if facts.own_cue_hit:
+            self.foul("5.2", f"{self.me}'s striker rebounded into {self.me}'s own cue")
+        if facts.pivot_foul:
+            self.foul("5.6", f"{self.me}'s cue pivot crossed beyond {self.me}'s side of the table",
+                      shots=self.rules.pivot_foul_extra_shots)
+        if facts.body_touch:
+            self.foul("6.6", f"{self.me} touched a piece with the body while shooting "
+                             f"({self.me} misses a turn)")
+
+    def _movement(self) -> tuple[dict[str, Piece], list[str], list[str]]:
+        """Where every piece is after the shot; returns the pieces, the 小回 stack and the
+        opponent pieces pocketed (for 5.1)."""
+        pieces = dict(self.state.pieces)
+        stack = list(self.state.stack)
+        taken: list[str] = []
+        for piece, pos in self.shot.final.items():
+            if piece not in self.put_back and not is_striker(piece):
+                pieces[piece] = replace(pieces[piece], pos=pos)
+
+        def remove(piece: str) -> None:
+            pieces[piece] = Piece(piece, POCKETED)
+            if piece in stack:
+                stack.remove(piece)
+
+        for p in self.shot.pockets:
+            if p.piece in self.put_back:
+                continue
+            if p.piece == self.sp and is_striker(p.piece):
+                self.foul("5.3", f"{self.me}'s striker went into hole {p.hole} (5.3 = 6.2: "
+                                 f"{self.me} misses a turn)")
+            elif p.piece in self.dead:
+                remove(p.piece)
+            elif colour_of(p.piece) == self.them:
+                remove(p.piece)
+                taken.append(p.piece)
+            else:
+                remove(p.piece)
+                why = (f"the 自由子 {p.piece} is not a striker, so this is no 5.3 foul"
+                       if p.piece == self.sp else "it counts as pocketed")
+                self.call("4.2", FORFEIT, f"{self.me}'s own {p.piece} went into hole {p.hole}: "
+                                          f"{why}", [p.piece])
+        for e in self.shot.exits:
+            where = "off the table" if e.where == "off" else "onto the rim"
+            if e.piece in self.put_back:
+                continue
+            if e.piece == self.sp and is_striker(e.piece):
+                self.foul("5.4", f"{self.me}'s striker went {where} (5.4 = 6.1: {self.me} "
+                                 "misses a turn)")
+            elif e.piece in self.dead:
+                remove(e.piece)
+            elif colour_of(e.piece) == self.them:
+                if e.piece in stack:
+                    stack.remove(e.piece)
+                stack.append(e.piece)
+                pieces[e.piece] = Piece(e.piece, ON_TABLE, CENTRE, SMALL)
+                self.actions.append(Action("place", e.piece, "9.1", CENTRE))
+                self.call("6.3/9.1", PROTECT,
+                          f"{self.them}'s {e.piece} went {where}: place it at the centre of the "
+                          f"inner ring as a 小回 (on top of {len(stack) - 1} others)"
+                          if len(stack) > 1 else
+                          f"{self.them}'s {e.piece} went {where}: place it at the centre of the "
+                          "inner ring as a 小回; it may be hit only by a rebound", [e.piece])
+            else:
+                remove(e.piece)
+                self.actions.append(Action("remove", e.piece, "6.5"))
+                self.call("6.5", FORFEIT, f"{self.me}'s own {e.piece} went {where}: it counts "
+                                          "as pocketed; take it off", [e.piece])
+        for piece in self.dead:
+            remove(piece)
+        return pieces, stack, taken
+
+    def _protection(
+        self, pieces: dict[str, Piece], stack: list[str]
+    ) -> tuple[dict[str, Piece], list[str]]:
+        """9.3 and 大回: protection after the shot, judged on each piece's centre."""
+        new_small = {e.piece for e in self.shot.exits}
+        for pid in list(pieces):
+            p = pieces[pid]
+            if p.status != ON_TABLE or not p.guard or pid in new_small or pid in self.put_back:
+                continue
+            x, y = p.pos
+            if p.guard == SMALL and self.board.in_inner_ring(x, y):
+                if (x, y) != CENTRE:
+                    pieces[pid] = replace(p, pos=CENTRE)
+                    self.actions.append(Action("place", pid, "9.3", CENTRE))
+                    self.call("9.3", PROTECT, f"the 小回 {pid} did not leave the inner ring: put "
+                                              "it back at the centre in its place in the stack",
+                              [pid])
+            elif self.board.in_penalty_ring(x, y):
+                if p.guard == SMALL:
+                    pieces[pid] = replace(p, guard=BIG)
+                    stack.remove(pid)
+                    self.call("9.3", PROTECT, f"{pid} left the inner ring but not the penalty "
+                                              "ring: it is now a 大回, still protected", [pid])
+            else:
+                pieces[pid] = replace(p, guard=None)
+                if pid in stack:
+                    stack.remove(pid)
+                self.call("9.3", PROTECT, f"{pid} left the penalty ring: it is no longer "
+                                          "protected and may be hit directly", [pid])
+        if stack:
+            self._clear_centre(pieces)
+        return pieces, stack
+
+    def _clear_centre(self, pieces: dict[str, Piece]) -> None:
+        """9.4: a non-小回 piece on the centre goes just in front of the stack, on the side
+        of the player who would play it (the opponent of its colour)."""
+        for pid, p in pieces.items():
+            if p.status != ON_TABLE or p.guard == SMALL:
+                continue
+            if abs(p.pos[0]) ** 2 + abs(p.pos[1]) ** 2 < self.board.piece_radius ** 2:
+                side = 1.0 if colour_of(pid) == "red" else -1.0  # black sits at y > 0
+                spot = (0.0, side * self.board.piece_diameter)
+                pieces[pid] = replace(p, pos=spot)
+                player = opponent(colour_of(pid))
+                self.actions.append(Action("place", pid, "9.4", spot))
+                self.call("9.4", PROTECT, f"{pid} stopped on the centre: stack the 小回 at the "
+                                          f"centre and put {pid} just in front of them, on "
+                                          f"{player}'s side", [pid])
+
+    def _owed_after_fouls(self) -> dict[str, int]:
+        owed = dict(self.state.owed)
+        shots = [f.shots for f in self.fouls.values()]
+        if shots:
+            owed[self.them] += sum(shots) if self.rules.fouls_in_one_shot == "each" else max(shots)
+        return owed
+
+    def _finish(
+        self, pieces: dict[str, Piece], stack: list[str], taken: list[str]
+    ) -> tuple[TableState, Ruling]:
+        bonus = bool(taken) and not self.fouls
+        if taken and self.fouls:
+            self.call("5.1", INFO, f"{', '.join(taken)} pocketed, but the foul cancels "
+                                   f"{self.me}'s extra shot", taken)
+        elif bonus:
+            self.call("5.1", BONUS, f"{self.me} pocketed {', '.join(taken)}: {self.me} shoots "
+                                    "again (one extra shot, however many went in)", taken)
+        state = replace(self.state, pieces=pieces, stack=tuple(stack),
+                        owed=self._owed_after_fouls(), shots=self.state.shots + 1)
+        state, calls = pass_shot(state, self.me, bonus, self.rules)
+        self.calls.extend(calls)
+        return state, self._ruling(state, shot_no=state.shots)
+
+    def _ruling(self, state: TableState, shot_no: int | None) -> Ruling:
+        if self.unsure:
+            self.calls = [replace(c, confirm=True) if c.rule in _CONTACT_ORDER_RULES else c
+                          for c in self.calls]
+        return Ruling(entry="shot", player=self.me, shot=shot_no, calls=tuple(self.calls),
+                      actions=tuple(self.actions), next_turn=state.turn, owed=dict(state.owed),
+                      result=state.result)
+
