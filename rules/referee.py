@@ -331,7 +331,7 @@ class _Judgement:
                 self.actions.append(Action("place", e.piece, "9.1", CENTRE))
                 self.call("6.3/9.1", PROTECT,
                           f"{self.them}'s {e.piece} went {where}: place it at the centre of the "
-                          f"inner ring as a 小回 (on top of {len(stack) - 1} others)"
+                          f"inner ring as a 小回, on top of the stack ({len(stack)} 小回 now)"
                           if len(stack) > 1 else
                           f"{self.them}'s {e.piece} went {where}: place it at the centre of the "
                           "inner ring as a 小回; it may be hit only by a rebound", [e.piece])

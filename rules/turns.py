@@ -31,12 +31,12 @@ def pass_shot(
     elif owed[player] > 0 and not lose_turn:
         owed[player] -= 1
         nxt = player
-        calls.append(Call("6", TURN, f"{player} takes an extra shot owed to them "
-                                     f"({owed[player]} more after this one)"))
+        calls.append(Call("5/6", TURN, f"{player} shoots again: one of the extra shots owed "
+                                       f"({owed[player]} more after it)"))
     else:
         nxt = opponent(player)
         if owed[nxt]:
-            calls.append(Call("6", TURN, f"{nxt}'s turn, with {owed[nxt]} extra shot(s) owed"))
+            calls.append(Call("5/6", TURN, f"{nxt}'s turn, then {owed[nxt]} extra shot(s) owed"))
     state = replace(state, owed=owed, turn=nxt)
     end_state, end_calls = settle(state, player, rules)
     return end_state, calls + end_calls

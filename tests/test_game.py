@@ -1,0 +1,150 @@
+"""The game as a log: lag (3.1), discards (8), time-outs (4.2), undo, and the SQLite log."""
+
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from dataclasses import replace
+
+import pytest
+
+from kangle.gamecmd import new_entry
+from rules.errors import KangleError
+from rules.game import Entry, replay, timeout
+from rules.gamelog import GameLog
+from rules.rule_profile import RuleProfile
+from rules.state import POCKETED
+from tests.kit import shot, started
+
+NEW = new_entry("Ann", "Bo", "goma", "standard")
+
+
+def view_of(*entries):
+    log = [Entry(1, "new", NEW)] + [Entry(i + 2, k, d) for i, (k, d) in enumerate(entries)]
+    return replay(log)
+
+
+def test_3_1_lag_nearer_the_centre_shoots_first():
+    v = view_of(("lag", {"red_mm": 40, "black_mm": 12.5}))
+    assert v.state.turn == "black" and v.state.first == "black" and v.state.phase == "play"
+    assert v.history[-1][1].calls[0].rule == "3.1"
+
+
+def test_3_1_a_tied_lag_must_be_taken_again():
+    with pytest.raises(KangleError, match="lag again"):
+        view_of(("lag", {"red_mm": 20, "black_mm": 20}))
+
+
+def test_8_discard_removes_own_pieces_and_keeps_the_shot():
+    v = view_of(("lag", {"first": "red"}), ("discard", {"player": "red", "pieces": ["R01", "R02"]}))
+    s = v.state
+    assert s.pieces["R01"].status == POCKETED and s.pieces["R02"].status == POCKETED
+    assert s.turn == "red" and s.owed == {"red": 0, "black": 0}  # 8.3
+    rules = [c.rule for c in v.history[-1][1].calls]
+    assert rules == ["8.1", "8.3"]
+
+
+def test_8_2_only_the_player_holding_the_shot_may_discard():
+    with pytest.raises(KangleError, match="holding the shot"):
+        view_of(("lag", {"first": "red"}), ("discard", {"player": "black", "pieces": ["B01"]}))
+
+
+def test_8_discarding_an_opponent_piece_is_refused():
+    with pytest.raises(KangleError, match="not one of red's pieces"):
+        view_of(("lag", {"first": "red"}), ("discard", {"player": "red", "pieces": ["B01"]}))
+
+
+def test_8_4_discarding_the_last_own_piece_loses():
+    all_red = [f"R{i:02d}" for i in range(1, 17)]
+    v = view_of(("lag", {"first": "red"}), ("discard", {"player": "red", "pieces": all_red}))
+    assert v.state.result.winner == "black" and v.state.result.rule == "8.4"
+
+
+def test_4_2_time_out_loses_the_shot_but_not_the_owed_ones_by_default():
+    quiet = shot(contacts=[(0.1, "RS", "cushion:N")], body_touch=True).to_json()
+    v = view_of(("lag", {"first": "red"}), ("shot", quiet), ("timeout", {"player": "black"}))
+    # red's foul gave black one extra shot; black's time-out costs one shot, the owed one stays
+    assert v.state.turn == "black" and v.state.owed["black"] == 0
+
+
+def test_4_2_time_out_can_forfeit_the_whole_turn_by_setting():
+    state = replace(started("red"), owed={"red": 2, "black": 0})
+    new, _ = timeout(state, "red", RuleProfile(timeout_forfeits="turn"))
+    assert new.turn == "black" and new.owed["red"] == 2
+
+
+def test_undo_cancels_the_last_entry_in_force_and_is_itself_logged(tmp_path):
+    log = GameLog.create(tmp_path / "g.db", NEW)
+    log.append("lag", {"first": "red"})
+    pocket = shot(contacts=[(0.1, "RS", "B05")], pockets=[(0.3, "B05", "NE")]).to_json()
+    log.append("shot", pocket)
+    log.append("undo", {"undoes": 3})
+    v = replay(log.entries())
+    assert v.state.pieces["B05"].status != POCKETED and v.undone == [3]
+    assert len(log.entries()) == 4  # nothing was deleted
+
+
+def test_the_log_is_append_only(tmp_path):
+    log = GameLog.create(tmp_path / "g.db", NEW)
+    log.close()
+    db = sqlite3.connect(tmp_path / "g.db")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("DELETE FROM entries")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("UPDATE entries SET kind = 'lag'")
+
+
+def test_a_game_resumes_from_its_log_exactly(tmp_path):
+    path = tmp_path / "g.db"
+    log = GameLog.create(path, NEW)
+    log.append("lag", {"first": "black"})
+    log.append("shot", shot("black", contacts=[(0.1, "BS", "R03")],
+                            pockets=[(0.2, "R03", "SW")]).to_json())
+    before = replay(log.entries()).state
+    log.close()
+    assert replay(GameLog(path).entries()).state == before
+
+
+def test_not_a_game_log_is_a_clear_error(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite at all" * 40)
+    with pytest.raises(KangleError, match="not a kangle game log"):
+        GameLog(junk)
+    with pytest.raises(KangleError, match="already exists"):
+        GameLog.create(junk, NEW)
+    with pytest.raises(KangleError, match="no game log"):
+        GameLog(tmp_path / "missing.db")
+
+
+def test_killing_a_writer_mid_write_loses_nothing_confirmed(tmp_path):
+    """A child process appends entries as fast as it can and prints each confirmed seq;
+    we kill it with SIGKILL mid-stream. Every confirmed entry must be there and the file
+    must open and pass SQLite's integrity check."""
+    path = tmp_path / "g.db"
+    GameLog.create(path, NEW).close()
+    child = textwrap.dedent(f"""
+        import sys
+        from rules.gamelog import GameLog
+        log = GameLog({str(path)!r})
+        i = 0
+        while True:
+            e = log.append("timeout", {{"player": "red", "n": i}})
+            print(e.seq, flush=True)
+            i += 1
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True,
+                            cwd=os.getcwd())
+    confirmed = []
+    for line in proc.stdout:
+        confirmed.append(int(line))
+        if len(confirmed) == 150:
+            proc.kill()
+            break
+    proc.wait()
+    confirmed.extend(int(x) for x in proc.stdout.read().split())
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    stored = {row[0] for row in db.execute("SELECT seq FROM entries")}
+    assert set(confirmed) <= stored
+    assert len(GameLog(path).entries()) >= len(confirmed) + 1

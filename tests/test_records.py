@@ -1,0 +1,98 @@
+"""JSON forms of the records: round trips, and nonsense refused with a useful message."""
+
+import copy
+
+import pytest
+
+from rules.board import load_board
+from rules.errors import KangleError
+from rules.rule_profile import load_rules
+from rules.shot import ShotRecord
+from rules.state import TableState
+from tests.kit import put, shot, started
+
+GOOD = shot(contacts=[(0.1, "RS", "B05"), (0.2, "B05", "cushion:N")],
+            pockets=[(0.5, "B05", "NE")], exits=[(0.6, "B06", "rim")],
+            final={"B07": (1.5, 2.25)}, body_touch=True).to_json()
+
+
+def test_shot_record_round_trips_to_the_same_bytes():
+    again = ShotRecord.from_json(copy.deepcopy(GOOD)).to_json()
+    assert again == GOOD
+
+
+def test_table_state_round_trips():
+    state = put(started("black"), "R05", (0, 0), "small")
+    assert TableState.from_json(state.to_json()) == state
+
+
+def broken(**changes):
+    data = copy.deepcopy(GOOD)
+    for key, value in changes.items():
+        data[key] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (broken(shot_piece="R99"), "unknown piece id 'R99'"),
+        (broken(contacts=[{"t": 0.3, "a": "RS", "b": "B05"}, {"t": 0.1, "a": "RS", "b": "B06"}]),
+         "runs backwards"),
+        (broken(pockets=[{"t": 0.1, "piece": "B05", "hole": "NE"},
+                         {"t": 0.2, "piece": "B05", "hole": "SW"}]), "only once"),
+        (broken(exits=[{"t": 0.7, "piece": "B05", "where": "off"}]), "only once"),
+        (broken(contacts=[{"t": 0.1, "a": "RS", "b": "cushion:Q"}]), "unknown cushion"),
+        (broken(contacts=[{"t": -1, "a": "RS", "b": "B01"}]), "number ≥ 0"),
+        (broken(circle="XX"), "one of SW, SE, NW, NE"),
+        (broken(shooter="blue"), "unknown player"),
+        (broken(shot_piece="BS"), "cannot shoot BS"),
+        (broken(final={"B05": [1, 2]}), "also has a final position"),
+        (broken(final={"B09": [1, "x"]}), "point"),
+        (broken(schema="kangle.shot/9"), "version"),
+        (broken(colour="red"), "unknown key"),
+        (broken(contacts=[{"t": 0.1, "a": "RS", "b": "BS"}]), "opponent's striker"),
+    ],
+)
+def test_nonsense_shot_records_are_refused_with_the_reason(data, message):
+    with pytest.raises(KangleError, match=message):
+        ShotRecord.from_json(data)
+
+
+def test_inconsistent_states_are_refused():
+    data = started().to_json()
+    data["pieces"]["R01"]["status"] = "hand"
+    with pytest.raises(KangleError, match="not a striker"):
+        TableState.from_json(data)
+    data = started().to_json()
+    del data["pieces"]["B16"]
+    with pytest.raises(KangleError, match="B16 missing"):
+        TableState.from_json(data)
+    data = started().to_json()
+    data["pieces"]["B03"]["guard"] = "small"  # a 小回 missing from the stack
+    with pytest.raises(KangleError, match="stack"):
+        TableState.from_json(data)
+
+
+def test_profiles_load_by_name_and_reject_typos(tmp_path):
+    assert load_board("goma").side == 740 and load_rules("standard").pivot_foul_extra_shots == 18
+    bad = tmp_path / "house.toml"
+    bad.write_text('pivot_foul_extra_shot = 1\n')
+    with pytest.raises(KangleError, match="unknown key"):
+        load_rules(bad)
+    with pytest.raises(KangleError, match="no board profile named 'nope'"):
+        load_board("nope")
+    bad.write_text('catch_up_turn = "yes"\n')
+    with pytest.raises(KangleError, match="true or false"):
+        load_rules(bad)
+
+
+def test_board_geometry_questions():
+    b = load_board()
+    assert b.region(0, 0) == "surface"
+    assert b.region(*b.hole_centre("NE")) == "hole" and b.hole_at(*b.hole_centre("SW")) == "SW"
+    assert b.region(b.half + 10, 0) == "rim" and b.region(b.half + b.rim_width + 1, 0) == "off"
+    assert b.circle_at(*b.circle_centre("SE")) == "SE" and b.circle_owner("SE") == "red"
+    assert b.circles_of("black") == ("NW", "NE")
+    r = b.inner_diameter / 2
+    assert b.in_inner_ring(r, 0) and not b.in_inner_ring(r + 0.01, 0)
