@@ -1,0 +1,78 @@
+"""The kangle command: a real session on a game file, help texts, and bad input handled
+with a message and an exit code, never a traceback."""
+
+import json
+
+import pytest
+
+from kangle.cli import main
+
+SHOT = "examples/demo-game/01-break.json"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_game_session_from_the_command_line(tmp_path, capsys):
+    game = str(tmp_path / "final.db")
+    assert run(capsys, "game", "new", game, "--red", "Ann", "--black", "Bo")[0] == 0
+    code, out, _ = run(capsys, "game", "lag", game, "--red-mm", "12", "--black-mm", "40")
+    assert code == 0 and "red shoots first" in out
+    code, out, _ = run(capsys, "game", "shot", game, SHOT)
+    assert code == 0 and "5.1" in out and "next: red" in out
+    code, out, _ = run(capsys, "game", "discard", game, "R03")
+    assert code == 0 and "8.1" in out
+    code, out, _ = run(capsys, "game", "shot", game, SHOT, "--body-touch")
+    assert code != 0  # B04 is already pocketed: refused, nothing stored
+    code, out, _ = run(capsys, "game", "undo", game)
+    assert code == 0 and "discard" in out
+    code, out, _ = run(capsys, "game", "show", game, "--json")
+    shown = json.loads(out)
+    assert shown["state"]["pieces"]["R03"]["status"] == "table"
+    assert shown["state"]["pieces"]["B04"]["status"] == "pocketed"
+    assert [r["entry"] for r in shown["rulings"]] == ["lag", "shot"]
+
+
+def test_judge_prints_json_with_ruling_and_next_state(tmp_path, capsys):
+    state = tmp_path / "state.json"
+    code, out, _ = run(capsys, "state", "--first", "red")
+    state.write_text(out)
+    code, out, _ = run(capsys, "judge", str(state), SHOT, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ruling"]["calls"][0]["rule"] == "5.1"
+    assert data["state"]["turn"] == "red"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["judge", "missing.json", SHOT], "does not exist"),
+        (["judge", "pyproject.toml", SHOT], "not valid JSON"),
+        (["game", "show", "missing.db"], "no game log"),
+        (["judge", SHOT, SHOT], "not a table state"),
+        (["judge", "examples/demo-game/script.json", SHOT], "not a table state"),
+    ],
+)
+def test_bad_input_gets_a_message_and_exit_code_not_a_traceback(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_refused_entries_are_not_stored(tmp_path, capsys):
+    game = str(tmp_path / "g.db")
+    run(capsys, "game", "new", game, "--red", "A", "--black", "B")
+    code, _, err = run(capsys, "game", "shot", game, SHOT)
+    assert code == 2 and "lag" in err
+    code, out, _ = run(capsys, "game", "show", game, "--json")
+    assert json.loads(out)["rulings"] == []
+
+
+@pytest.mark.parametrize("sub", [[], ["judge"], ["game"], ["game", "shot"], ["demo"], ["state"]])
+def test_every_command_explains_itself_with_an_example(capsys, sub):
+    with pytest.raises(SystemExit) as exit_info:
+        main([*sub, "--help"])
+    assert exit_info.value.code == 0
+    assert "example" in capsys.readouterr().out
