@@ -1,0 +1,81 @@
+"""Physics profiles: the friction, restitution, hole and stepping values of a simulation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rules.fields import Fields
+from rules.profile_files import read_profile
+
+SHIPPED = Path(__file__).parent / "profiles"
+
+
+@dataclass(frozen=True)
+class FlyOff:
+    """Optional model of pieces jumping the cushion (speeds in m/s)."""
+
+    enabled: bool = False
+    min_speed: float = 3.0
+    probability: float = 0.25
+    rim_share: float = 0.4
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class PhysicsProfile:
+    """Values documented in physics/profiles/standard.toml (speeds m/s, times s)."""
+
+    name: str = "standard"
+    sliding_friction: float = 0.15
+    spin_friction: float = 0.15
+    piece_restitution: float = 0.85
+    piece_friction: float = 0.1
+    cushion_restitution: float = 0.6
+    cushion_friction: float = 0.2
+    capture_speed: float = 2.5
+    fly_off: FlyOff = FlyOff()
+    max_step_fraction: float = 0.5
+    max_step: float = 0.008
+    order_tolerance: float = 0.0001
+    rest_speed: float = 0.002
+    max_duration: float = 30.0
+    trajectory_rate: int = 60
+    source: str = ""
+
+    def with_fly_off(self, enabled: bool = True, **changes) -> PhysicsProfile:
+        return replace(self, fly_off=replace(self.fly_off, enabled=enabled, **changes))
+
+
+def load_physics(name_or_path: str | Path = "standard") -> PhysicsProfile:
+    data, source = read_profile(name_or_path, "physics", SHIPPED)
+    top = Fields(data, "physics")
+    table, contacts = top.table("table"), top.table("contacts")
+    holes, fly, step = top.table("holes"), top.table("fly_off"), top.table("stepping")
+    profile = PhysicsProfile(
+        name=top.text("name"),
+        sliding_friction=table.positive("sliding_friction"),
+        spin_friction=table.nonneg("spin_friction"),
+        piece_restitution=contacts.fraction("piece_restitution"),
+        piece_friction=contacts.nonneg("piece_friction"),
+        cushion_restitution=contacts.fraction("cushion_restitution"),
+        cushion_friction=contacts.nonneg("cushion_friction"),
+        capture_speed=holes.positive("capture_speed"),
+        fly_off=FlyOff(
+            enabled=fly.flag("enabled"),
+            min_speed=fly.positive("min_speed"),
+            probability=fly.fraction("probability"),
+            rim_share=fly.fraction("rim_share"),
+            seed=fly.count("seed"),
+        ),
+        max_step_fraction=step.positive("max_step_fraction"),
+        max_step=step.positive("max_step"),
+        order_tolerance=step.nonneg("order_tolerance"),
+        rest_speed=step.positive("rest_speed"),
+        max_duration=step.positive("max_duration"),
+        trajectory_rate=step.count("trajectory_rate"),
+        source=source,
+    )
+    for section in (top, table, contacts, holes, fly, step):
+        section.done()
+    return profile
