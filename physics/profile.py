@@ -36,7 +36,7 @@ class PhysicsProfile:
     capture_speed: float = 2.5
     fly_off: FlyOff = FlyOff()
     max_step_fraction: float = 0.5
-    max_step: float = 0.008
+    max_step: float = 0.004
     order_tolerance: float = 0.0001
     rest_speed: float = 0.002
     max_duration: float = 30.0

@@ -1,0 +1,124 @@
+"""The simulator against closed-form physics, each within 1 %.
+
+World-level tests step a bare Pymunk world built by physics/world.py, so the laws
+are checked on exactly the bodies, joints and materials every shot uses.
+"""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from physics.profile import PhysicsProfile
+from physics.simulate import Stroke, simulate
+from physics.world import GRAVITY_MM, build_world
+from rules.board import load_board
+from tests.kit import gone, started
+
+BOARD = load_board()
+# Collision laws are checked with (almost) no table friction, so velocities just
+# before and after a contact can be read directly.
+SLICK = PhysicsProfile(sliding_friction=1e-6, spin_friction=0.0)
+
+
+def empty_table(first="red"):
+    return gone(started(first), *started().left("red"), *started().left("black"))
+
+
+def run_world(world, until=0.5, dt=0.0002):
+    for _ in range(int(until / dt)):
+        world.space.step(dt)
+
+
+@pytest.mark.parametrize("speed", [0.6, 1.0, 1.2])
+def test_lone_striker_stops_after_v_squared_over_2_mu_g(speed):
+    physics = PhysicsProfile()
+    record = simulate(empty_table(), Stroke("red", "SW", 45.0, speed), BOARD, physics)
+    x0, y0 = record.start
+    x1, y1 = record.final["RS"]
+    expected = (speed * 1000) ** 2 / (2 * physics.sliding_friction * GRAVITY_MM)
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(expected, rel=0.01)
+    assert math.degrees(math.atan2(y1 - y0, x1 - x0)) == pytest.approx(45.0, abs=0.01)
+    stop_time = speed / (physics.sliding_friction * 9.81)
+    assert record.duration == pytest.approx(stop_time, rel=0.02)
+
+
+@pytest.mark.parametrize("e", [1.0, 0.85, 0.5])
+@pytest.mark.parametrize("mover", ["R01", "RS"])  # equal masses; striker 14 g onto 6 g piece
+def test_head_on_collision_with_restitution(e, mover):
+    physics = replace(SLICK, piece_restitution=e, piece_friction=0.0)
+    world = build_world(BOARD, physics, {mover: (-100.0, 0.0), "B01": (0.0, 0.0)})
+    v = 2000.0
+    world.bodies[mover].velocity = (v, 0)
+    run_world(world, until=0.1)
+    m1, m2 = BOARD.mass_of(mover), BOARD.mass_of("B01")
+    v1 = (m1 - e * m2) / (m1 + m2) * v
+    v2 = m1 * (1 + e) / (m1 + m2) * v
+    assert world.bodies[mover].velocity.x == pytest.approx(v1, rel=0.01, abs=0.01 * v)
+    assert world.bodies["B01"].velocity.x == pytest.approx(v2, rel=0.01)
+    p_before = m1 * v
+    p_after = m1 * world.bodies[mover].velocity.x + m2 * world.bodies["B01"].velocity.x
+    assert p_after == pytest.approx(p_before, rel=0.01)
+
+
+@pytest.mark.parametrize("offset", [8.0, 16.0, 24.0])
+def test_glancing_collision_of_equal_masses_with_e_1_separates_at_90_degrees(offset):
+    physics = replace(SLICK, piece_restitution=1.0, piece_friction=0.0)
+    world = build_world(BOARD, physics, {"R01": (-100.0, offset), "B01": (0.0, 0.0)})
+    world.bodies["R01"].velocity = (1500.0, 0)
+    run_world(world, until=0.1)
+    a, b = world.bodies["R01"].velocity, world.bodies["B01"].velocity
+    angle = math.degrees(math.acos((a.dot(b)) / (a.length * b.length)))
+    assert angle == pytest.approx(90.0, rel=0.01)
+    assert a.length ** 2 + b.length ** 2 == pytest.approx(1500.0 ** 2, rel=0.01)
+
+
+@pytest.mark.parametrize("incidence", [0.0, 30.0, 60.0])
+def test_cushion_rebound_angle_and_speed(incidence):
+    e = 0.6
+    physics = replace(SLICK, cushion_restitution=e, cushion_friction=0.0, piece_friction=0.0)
+    world = build_world(BOARD, physics, {"R01": (0.0, 200.0)})
+    v = 1800.0
+    a = math.radians(incidence)
+    world.bodies["R01"].velocity = (v * math.sin(a), v * math.cos(a))  # towards cushion N
+    run_world(world, until=0.2)
+    out = world.bodies["R01"].velocity
+    expected = (v * math.sin(a), -e * v * math.cos(a))
+    assert out.length == pytest.approx(math.hypot(*expected), rel=0.01)
+    assert math.degrees(math.atan2(out.x, -out.y)) == pytest.approx(
+        math.degrees(math.atan2(expected[0], -expected[1])), abs=0.5)
+
+
+def test_momentum_is_conserved_in_a_cluster_collision():
+    physics = replace(SLICK, piece_restitution=0.85)
+    cluster = {f"B{i:02d}": (x, y) for i, (x, y) in enumerate(
+        [(0, 0), (33, 0), (16.5, 28.6), (-16.5, 28.6), (-33, 0)], start=1)}
+    world = build_world(BOARD, physics, {"RS": (0.0, -150.0), **cluster})
+    world.bodies["RS"].velocity = (30.0, 3000.0)
+    masses = {p: BOARD.mass_of(p) for p in world.bodies}
+
+    def momentum():
+        return np.sum([masses[p] * np.array(b.velocity) for p, b in world.bodies.items()], axis=0)
+
+    before = momentum()
+    run_world(world, until=0.08)  # the cluster breaks up before anything reaches a cushion
+    assert np.allclose(momentum(), before, rtol=0.01, atol=0.01 * np.linalg.norm(before))
+
+
+def test_total_kinetic_energy_never_rises_during_a_break():
+    physics = PhysicsProfile()
+    state = started("red")
+    positions = {p: state.pos(p) for p in state.left("red") + state.left("black")}
+    positions["RS"] = BOARD.circle_centre("SW")
+    world = build_world(BOARD, physics, positions)
+    world.bodies["RS"].velocity = (1000.0, 6000.0)
+    masses = {p: BOARD.mass_of(p) for p in world.bodies}
+    energy = []
+    for _ in range(2000):
+        world.space.step(0.0005)
+        energy.append(sum(0.5 * masses[p] * b.velocity.length_squared
+                          + 0.5 * b.moment * b.angular_velocity ** 2
+                          for p, b in world.bodies.items()))
+    rises = np.diff(energy)
+    assert rises.max() <= 1e-6 * energy[0]
