@@ -263,7 +263,9 @@ class _Run:
             shooter=self.stroke.shooter, circle=self.stroke.circle, shot_piece=self.sp,
             start=self.start, left_circle=self.left_circle, contacts=tuple(contacts),
             pockets=tuple(self.pockets), exits=tuple(self.exits), final=final,
-            source="sim", duration=round(t_end, 6), trajectory=traj)
+            source="sim", duration=round(t_end, 6), trajectory=traj,
+            table={p: (float(x), float(y)) for p, (x, y) in zip(self.ids, self.origin,
+                                                                   strict=True)})
 
 
 def _mark_ambiguous(contacts: list[Contact], tolerance: float) -> list[Contact]:

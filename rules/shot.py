@@ -95,7 +95,9 @@ class ShotRecord:
 
     ``start`` is where the shot piece stood in its circle (mm); ``final`` gives the
     resting position of every piece that moved and stayed on the playing surface;
-    ``trajectory`` optionally samples moving pieces as ``{id: [[t, x, y], …]}``.
+    ``trajectory`` optionally samples moving pieces as ``{id: [[t, x, y], …]}``;
+    ``table`` optionally gives where every piece on the table stood before the shot,
+    so that a record can be replayed on its own.
     """
 
     shooter: str
@@ -111,6 +113,7 @@ class ShotRecord:
     source: str = "manual"
     duration: float = 0.0
     trajectory: dict[str, tuple[tuple[float, float, float], ...]] | None = None
+    table: dict[str, tuple[float, float]] | None = None
 
     # -- questions the referee engine asks ----------------------------------------------
     def contacts_of(self, piece: str) -> list[Contact]:
@@ -149,6 +152,8 @@ class ShotRecord:
             "source": self.source,
             "duration": _s(self.duration),
         }
+        if self.table is not None:
+            data["table"] = {k: [mm(x), mm(y)] for k, (x, y) in sorted(self.table.items())}
         if self.trajectory is not None:
             data["trajectory"] = {
                 k: [[_s(t), mm(x), mm(y)] for t, x, y in samples]
@@ -186,6 +191,7 @@ class ShotRecord:
             source=f.choice("source", ("sim", "camera", "manual"), "manual"),
             duration=f.nonneg("duration", 0.0),
             trajectory=_read_trajectory(f.raw("trajectory", None)),
+            table=_read_final(f.table("table")) if f.has("table") else None,
         )
         f.done()
         record.check()

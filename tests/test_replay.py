@@ -1,0 +1,49 @@
+"""The replay timeline and the headless export of the viewer."""
+
+import os
+
+import pytest
+from PIL import Image
+
+from kangle.cli import main
+from physics.profile import PhysicsProfile
+from physics.replay import Timeline
+from physics.simulate import Stroke, simulate
+from rules.jsonfile import write_json
+from tests.kit import BOARD, started
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+@pytest.fixture(scope="module")
+def record():
+    return simulate(started("red"), Stroke("red", "SW", 80.0, 4.0), BOARD, PhysicsProfile())
+
+
+def test_timeline_starts_on_the_table_and_ends_on_the_final_positions(record):
+    timeline = Timeline.of(record)
+    start = timeline.positions(0.0)
+    assert start == {**record.table, "RS": record.start}
+    end = timeline.positions(record.duration)
+    for piece, (x, y) in record.final.items():
+        assert end[piece] == pytest.approx((x, y), abs=0.01)
+    for pocket in record.pockets:
+        assert pocket.piece in timeline.positions(pocket.t - 1e-4)
+        assert pocket.piece not in end
+
+
+def test_export_png_and_gif_without_a_display(tmp_path, record, capsys):
+    shot = tmp_path / "shot.json"
+    write_json(shot, record.to_json())
+    assert main(["replay", str(shot), "--export", str(tmp_path / "end.png")]) == 0
+    assert Image.open(tmp_path / "end.png").size[1] == 480
+    assert main(["replay", str(shot), "--export", str(tmp_path / "shot.gif")]) == 0
+    gif = Image.open(tmp_path / "shot.gif")
+    total_ms = 0
+    for k in range(gif.n_frames):
+        gif.seek(k)
+        total_ms += gif.info["duration"]
+    # the shot at 1x speed, then the last frame held for a second
+    assert total_ms / 1000 == pytest.approx(record.duration + 1.0, abs=0.1)
+    assert main(["replay", str(shot), "--export", str(tmp_path / "x.bmp")]) == 2
+    assert "use a .png or .gif" in capsys.readouterr().err
