@@ -20,7 +20,7 @@ import pymunk
 import pymunk.batch as batch
 
 from physics.profile import PhysicsProfile
-from physics.world import CUSHION, PIECE, World, build_world, spread_stack
+from physics.world import CUSHION, HOLE, PIECE, World, build_world, spread_stack
 from rules.board import Board
 from rules.errors import KangleError
 from rules.impact import disc_disc, disc_wall
@@ -90,24 +90,27 @@ def simulate(state: TableState, stroke: Stroke, board: Board, physics: PhysicsPr
 
 
 class _Run:
+    """One simulation: the stepping loop and the bookkeeping of what happened.
+
+    Per step, Python touches only what Chipmunk reports: one batch read of the awake
+    bodies (positions and velocities), the contacts that began, the pieces over a
+    hole. Everything else happens inside Chipmunk."""
+
     def __init__(self, world: World, shot_piece: str, stroke: Stroke,
                  start: tuple[float, float], want_trajectory: bool):
         self.w = world
         self.board, self.physics = world.board, world.physics
         self.sp, self.stroke, self.start = shot_piece, stroke, start
         self.ids = sorted(world.bodies)
-        body_ids = np.array([world.bodies[p].id for p in self.ids], dtype=np.int64)
-        order = np.argsort(body_ids)
-        self.sorted_ids, self.sorted_rows = body_ids[order], order
+        self.row_of = {p: i for i, p in enumerate(self.ids)}
+        self.row_of_body = {world.bodies[p].id: i for i, p in enumerate(self.ids)}
+        self.raw_row: dict[str, int] = {}
         self.radius = np.array([self.board.radius_of(p) for p in self.ids])
-        n = len(self.ids)
-        self.pos = np.array([world.bodies[p].position for p in self.ids], dtype=float)
-        self.vel = np.zeros((n, 2))
-        self.active = np.ones(n, dtype=bool)
-        self.origin = self.pos.copy()
+        self.origin = np.array([world.bodies[p].position for p in self.ids], dtype=float)
         self.rng = random.Random(self.physics.fly_off.seed)
         self.pending: list[tuple[str, str]] = []
         self.leaving: dict[str, str] = {}
+        self.dropping: dict[str, str] = {}
         self.contacts: list[Contact] = []
         self.pockets: list[Pocketed] = []
         self.exits: list[Exit] = []
@@ -116,9 +119,9 @@ class _Run:
         self.samples: dict[str, list[tuple[float, float, float]]] = {}
         self.next_sample = 0.0
         self.buffer = batch.Buffer()
-        self.holes = np.array([self.board.hole_centre(h) for h in ("SW", "SE", "NW", "NE")])
         world.space.on_collision(PIECE, PIECE, begin=self._begin_pieces)
         world.space.on_collision(PIECE, CUSHION, begin=self._begin_cushion)
+        world.space.on_collision(PIECE, HOLE, pre_solve=self._over_hole)
 
     # -- collision callbacks (Chipmunk calls them before it solves the step) ---------------
     def _begin_pieces(self, arbiter: pymunk.Arbiter, space, data) -> None:
@@ -137,128 +140,133 @@ class _Run:
                 self.leaving[piece] = "rim" if self.rng.random() < fly.rim_share else "off"
                 arbiter.process_collision = False
 
+    def _over_hole(self, arbiter: pymunk.Arbiter, space, data) -> None:
+        """A piece overlaps a hole: it drops once its centre is over the opening, unless
+        it is fast enough to run over."""
+        a, b = arbiter.shapes
+        body, hole = arbiter.bodies[0], self.w.hole_of_shape[b]
+        hx, hy = self.board.hole_centre(hole)
+        x, y = body.position
+        if math.hypot(x - hx, y - hy) <= self.board.hole_diameter / 2 and (
+                body.velocity.length <= self.physics.capture_speed * 1000):
+            self.dropping[self.w.piece_of_shape[a]] = hole
+
     # -- the loop ------------------------------------------------------------------------------
     def play(self) -> ShotRecord:
         body = self.w.bodies[self.sp]
         a = math.radians(self.stroke.angle)
-        body.velocity = (self.stroke.speed * 1000 * math.cos(a),
-                         self.stroke.speed * 1000 * math.sin(a))
-        self.vel[self.ids.index(self.sp)] = body.velocity
+        v0 = self.stroke.speed * 1000
+        body.velocity = (v0 * math.cos(a), v0 * math.sin(a))
         step_len = self.physics.max_step_fraction * float(self.radius.min())
-        rest = self.physics.rest_speed * 1000
-        t = 0.0
-        while t < self.physics.max_duration:
-            speeds = np.hypot(self.vel[:, 0], self.vel[:, 1]) * self.active
-            vmax = float(speeds.max()) if len(speeds) else 0.0
-            if vmax < rest:
-                break
-            dt = min(self.physics.max_step, step_len / vmax)
-            before_pos, before_vel = self.pos.copy(), self.vel.copy()
-            self.pending.clear()
-            self.w.space.step(dt)
-            self._read_bodies()
-            self._order_contacts(t, dt, before_pos, before_vel)
+        max_step, rest = self.physics.max_step, self.physics.rest_speed * 1000
+        step, read = self.w.space.step, self._read
+        self._layout()
+        before = read()
+        t, vmax = 0.0, v0
+        while t < self.physics.max_duration and vmax >= rest:
+            dt = min(max_step, step_len / vmax)
+            step(dt)
+            now = read()
+            velocity = now[:, 2:]
+            vmax = math.sqrt(float(np.einsum("ij,ij->i", velocity, velocity).max()))
+            if self.pending:
+                self._order_contacts(t, dt, before)
             t += dt
-            self._holes_and_exits(t)
+            if self.want_trajectory and self.next_sample <= t:
+                self._sample(t - dt, dt, before, now)
+            if self.dropping or self.leaving:
+                self._holes_and_exits(t)
+                self._layout()
+                now = read()
             if not self.left_circle:
                 self._check_circle()
-            if self.want_trajectory:
-                self._sample(t - dt, dt, before_pos)
+            before = now
         return self._record(t)
 
-    def _read_bodies(self) -> None:
+    def _read(self) -> np.ndarray:
+        """Every body's [x, y, vx, vy] (mm, mm/s) in one batch call, rows as ``_layout``."""
         self.buffer.clear()
         batch.get_space_bodies(self.w.space, _FIELDS, self.buffer)
-        data = np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4)
-        ids = np.frombuffer(self.buffer.int_buf(), dtype=np.int64)
-        # the space may hold bodies of its own (its static body): keep ours only
-        at = np.searchsorted(self.sorted_ids, ids).clip(0, len(self.sorted_ids) - 1)
-        ours = self.sorted_ids[at] == ids
-        rows = self.sorted_rows[at[ours]]
-        self.pos[rows] = data[ours, :2]
-        self.vel[rows] = data[ours, 2:]
+        return np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4).copy()
 
-    def _order_contacts(self, t0: float, dt: float, pos: np.ndarray, vel: np.ndarray) -> None:
+    def _layout(self) -> None:
+        """Which batch row holds which piece (the space lists a body of its own too)."""
+        self._read()
+        listed = np.frombuffer(bytes(self.buffer.int_buf()), dtype=np.int64).tolist()
+        self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
+                        if i in self.row_of_body}
+
+    def _order_contacts(self, t0: float, dt: float, before: np.ndarray) -> None:
         """Time every contact that began in this step on the straight-line motion of the
-        step, and append them in that order."""
+        step (from the state ``before`` it), and append them in that order."""
         timed = []
         for a, b in self.pending:
-            i = self.ids.index(a)
+            pa, va = before[self.raw_row[a], :2], before[self.raw_row[a], 2:]
             if is_cushion(b):
-                tau = disc_wall(tuple(pos[i]), tuple(vel[i]), self.radius[i], b[-1],
-                                self.board.half, dt)
+                tau = disc_wall(pa, va, self.board.radius_of(a), b[-1], self.board.half, dt)
             else:
-                j = self.ids.index(b)
-                tau = disc_disc(tuple(pos[i]), tuple(vel[i]), tuple(pos[j]), tuple(vel[j]),
-                                self.radius[i] + self.radius[j], dt)
+                pb, vb = before[self.raw_row[b], :2], before[self.raw_row[b], 2:]
+                tau = disc_disc(pa, va, pb, vb,
+                                self.board.radius_of(a) + self.board.radius_of(b), dt)
             timed.append((t0 + float(tau if tau is not None else dt), a, b))
+        self.pending.clear()
         timed.sort(key=lambda c: c[0])
         self.contacts.extend(Contact(round(tc, 7), a, b) for tc, a, b in timed)
 
     def _holes_and_exits(self, t: float) -> None:
         for piece, where in sorted(self.leaving.items()):
-            i = self.ids.index(piece)
             self.exits.append(Exit(round(t, 7), piece, where))
-            self._take_out(i)
+            self._take_out(piece)
+        for piece, hole in sorted(self.dropping.items()):
+            if piece not in self.leaving:
+                self.pockets.append(Pocketed(round(t, 7), piece, hole))
+                self._take_out(piece)
         self.leaving.clear()
-        live = np.flatnonzero(self.active)
-        if not len(live):
-            return
-        d = np.linalg.norm(self.pos[live, None, :] - self.holes[None, :, :], axis=2)
-        near = d.min(axis=1) <= self.board.hole_diameter / 2
-        for k in np.flatnonzero(near):
-            i = live[k]
-            speed = math.hypot(*self.vel[i]) / 1000
-            if speed <= self.physics.capture_speed:
-                hole = ("SW", "SE", "NW", "NE")[int(d[k].argmin())]
-                self.pockets.append(Pocketed(round(t, 7), self.ids[i], hole))
-                self._take_out(i)
+        self.dropping.clear()
 
-    def _take_out(self, i: int) -> None:
-        self.active[i] = False
-        self.vel[i] = 0
-        self.w.remove_piece(self.ids[i])
+    def _take_out(self, piece: str) -> None:
+        self.w.remove_piece(piece)
 
     def _check_circle(self) -> None:
-        i = self.ids.index(self.sp)
+        """Rule 4.4 needs to know whether the shot piece's centre left its circle."""
+        body = self.w.bodies.get(self.sp)
         cx, cy = self.board.circle_centre(self.stroke.circle)
-        if not self.active[i] or math.hypot(self.pos[i][0] - cx, self.pos[i][1] - cy) > (
+        if body is None or math.hypot(body.position.x - cx, body.position.y - cy) > (
                 self.board.circle_diameter / 2):
             self.left_circle = True
 
-    def _sample(self, t0: float, dt: float, before: np.ndarray) -> None:
+    def _sample(self, t0: float, dt: float, before: np.ndarray, now: np.ndarray) -> None:
+        """Trajectory samples at the fixed rate, interpolated within the step."""
         rate = self.physics.trajectory_rate
         if not rate:
+            self.next_sample = math.inf
             return
+        moving = [(p, k) for p, k in self.raw_row.items()
+                  if before[k, 0] != now[k, 0] or before[k, 1] != now[k, 1]]
         while self.next_sample <= t0 + dt:
-            f = (self.next_sample - t0) / dt if dt else 1.0
-            f = min(max(f, 0.0), 1.0)
-            moving = np.flatnonzero(np.any(before != self.pos, axis=1))
-            for i in moving:
-                x, y = before[i] + (self.pos[i] - before[i]) * f
-                self.samples.setdefault(self.ids[i], []).append(
+            f = min(max((self.next_sample - t0) / dt, 0.0), 1.0)
+            for piece, k in moving:
+                x, y = before[k, :2] + (now[k, :2] - before[k, :2]) * f
+                self.samples.setdefault(piece, []).append(
                     (round(self.next_sample, 6), float(x), float(y)))
             self.next_sample += 1.0 / rate
 
     def _record(self, t_end: float) -> ShotRecord:
         contacts = _mark_ambiguous(self.contacts, self.physics.order_tolerance)
-        gone = {p.piece for p in self.pockets} | {e.piece for e in self.exits}
         final = {}
-        for i, piece in enumerate(self.ids):
-            if piece in gone:
-                continue
-            if piece == self.sp or np.hypot(*(self.pos[i] - self.origin[i])) > 0.01:
-                final[piece] = (round(float(self.pos[i][0]), 3), round(float(self.pos[i][1]), 3))
+        for piece, body in sorted(self.w.bodies.items()):
+            x, y = body.position
+            x0, y0 = self.origin[self.row_of[piece]]
+            if piece == self.sp or math.hypot(x - x0, y - y0) > 0.01:
+                final[piece] = (round(float(x), 3), round(float(y), 3))
         traj = None
         if self.want_trajectory:
             traj = {}
             for piece, samples in self.samples.items():
-                i = self.ids.index(piece)
-                head = [(0.0, float(self.origin[i][0]), float(self.origin[i][1]))]
-                body = [s for s in samples if s[0] > 0]
-                tail = [] if piece in gone or piece not in final else [
-                    (round(t_end, 6), *final[piece])]
-                traj[piece] = tuple(head + body + tail)
+                x0, y0 = self.origin[self.row_of[piece]]
+                tail = [(round(t_end, 6), *final[piece])] if piece in final else []
+                traj[piece] = tuple([(0.0, float(x0), float(y0))] +
+                                    [s for s in samples if s[0] > 0] + tail)
         return ShotRecord(
             shooter=self.stroke.shooter, circle=self.stroke.circle, shot_piece=self.sp,
             start=self.start, left_circle=self.left_circle, contacts=tuple(contacts),

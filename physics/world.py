@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 import pymunk
 
 from physics.profile import PhysicsProfile
-from rules.board import Board
+from rules.board import CORNERS, Board
 
 GRAVITY_MM = 9810.0  # g in mm/s²
-PIECE, CUSHION = 1, 2  # collision types
+PIECE, CUSHION, HOLE = 1, 2, 3  # collision types
 
 
 @dataclass
@@ -31,6 +31,7 @@ class World:
     bodies: dict[str, pymunk.Body] = field(default_factory=dict)
     piece_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
     cushion_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
+    hole_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
     _attached: dict[str, tuple] = field(default_factory=dict)
 
     def add_piece(self, piece: str, pos: tuple[float, float]) -> pymunk.Body:
@@ -84,6 +85,15 @@ def build_world(
         seg.friction = physics.cushion_friction / piece_f if piece_f else 0.0
         space.add(seg)
         world.cushion_of_shape[seg] = side
+    for corner in CORNERS:
+        # a sensor over each hole: Chipmunk tells us which pieces are over a hole, so
+        # only those are checked in Python
+        hole = pymunk.Circle(space.static_body, board.hole_diameter / 2,
+                             board.hole_centre(corner))
+        hole.sensor = True
+        hole.collision_type = HOLE
+        space.add(hole)
+        world.hole_of_shape[hole] = corner
     for piece, pos in sorted(positions.items()):
         world.add_piece(piece, pos)
     return world
