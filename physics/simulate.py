@@ -20,7 +20,7 @@ import pymunk
 import pymunk.batch as batch
 
 from physics.profile import PhysicsProfile
-from physics.world import CUSHION, HOLE, PIECE, World, build_world, spread_stack
+from physics.world import CUSHION, GRAVITY_MM, HOLE, PIECE, World, build_world, spread_stack
 from rules.board import Board
 from rules.errors import KangleError
 from rules.impact import disc_disc, disc_wall
@@ -29,6 +29,7 @@ from rules.shot import Contact, Exit, Pocketed, ShotRecord, cushion, is_cushion
 from rules.state import TableState
 
 _FIELDS = batch.BodyFields.BODY_ID | batch.BodyFields.POSITION | batch.BodyFields.VELOCITY
+_READ_EVERY = 8  # slow phase: read the speeds back at least every this many steps
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,9 @@ class _Run:
         self.radius = np.array([self.board.radius_of(p) for p in self.ids])
         self.origin = np.array([world.bodies[p].position for p in self.ids], dtype=float)
         self.rng = random.Random(self.physics.fly_off.seed)
-        self.pending: list[tuple[str, str]] = []
+        self.pending: list[tuple[float, str, str]] = []
+        self.fresh_contacts = False
+        self.t = self.dt = 0.0
         self.leaving: dict[str, str] = {}
         self.dropping: dict[str, str] = {}
         self.contacts: list[Contact] = []
@@ -123,19 +126,34 @@ class _Run:
         world.space.on_collision(PIECE, CUSHION, begin=self._begin_cushion)
         world.space.on_collision(PIECE, HOLE, pre_solve=self._over_hole)
 
-    # -- collision callbacks (Chipmunk calls them before it solves the step) ---------------
+    # -- collision callbacks ---------------------------------------------------------------
+    # Chipmunk calls these after it has moved every body by velocity × dt and before it
+    # solves the step, so a body's velocity is still the one it moved with: its
+    # position at the start of the step is position − velocity·dt, and the exact time
+    # of impact on that straight-line motion follows in closed form.
+    def _start_of_step(self, body: pymunk.Body) -> tuple[tuple[float, float], tuple[float, float]]:
+        (x, y), (vx, vy) = body.position, body.velocity
+        return (x - vx * self.dt, y - vy * self.dt), (vx, vy)
+
+    def _impact(self, tau: float | None) -> float:
+        return self.t + (tau if tau is not None else self.dt)
+
     def _begin_pieces(self, arbiter: pymunk.Arbiter, space, data) -> None:
-        a, b = arbiter.shapes
-        self.pending.append((self.w.piece_of_shape[a], self.w.piece_of_shape[b]))
+        sa, sb = arbiter.shapes
+        a, b = self.w.piece_of_shape[sa], self.w.piece_of_shape[sb]
+        (pa, va), (pb, vb) = (self._start_of_step(body) for body in arbiter.bodies)
+        reach = self.board.radius_of(a) + self.board.radius_of(b)
+        self.pending.append((self._impact(disc_disc(pa, va, pb, vb, reach, self.dt)), a, b))
 
     def _begin_cushion(self, arbiter: pymunk.Arbiter, space, data) -> None:
-        a, b = arbiter.shapes
-        piece, side = self.w.piece_of_shape[a], self.w.cushion_of_shape[b]
-        self.pending.append((piece, cushion(side)))
+        sa, sb = arbiter.shapes
+        piece, side = self.w.piece_of_shape[sa], self.w.cushion_of_shape[sb]
+        p, v = self._start_of_step(arbiter.bodies[0])
+        tau = disc_wall(p, v, self.board.radius_of(piece), side, self.board.half, self.dt)
+        self.pending.append((self._impact(tau), piece, cushion(side)))
         fly = self.physics.fly_off
         if fly.enabled and piece not in self.leaving:
-            v = arbiter.bodies[0].velocity
-            normal = {"N": v.y, "S": -v.y, "E": v.x, "W": -v.x}[side] / 1000
+            normal = {"N": v[1], "S": -v[1], "E": v[0], "W": -v[0]}[side] / 1000
             if normal > fly.min_speed and self.rng.random() < fly.probability:
                 self.leaving[piece] = "rim" if self.rng.random() < fly.rim_share else "off"
                 arbiter.process_collision = False
@@ -153,41 +171,53 @@ class _Run:
 
     # -- the loop ------------------------------------------------------------------------------
     def play(self) -> ShotRecord:
+        """Step until everything rests. While any piece is fast, each step is sized to the
+        fastest one, read back in one batch call. Once all are slower than
+        step_len / max_step, steps are max_step long and the speeds are read back only
+        when something happens (a contact, a hole, a trajectory sample) or every
+        ``_READ_EVERY`` steps; in between, friction can only slow everything, so the top
+        speed is bounded by the last reading minus μ·g·t."""
         body = self.w.bodies[self.sp]
         a = math.radians(self.stroke.angle)
         v0 = self.stroke.speed * 1000
         body.velocity = (v0 * math.cos(a), v0 * math.sin(a))
         step_len = self.physics.max_step_fraction * float(self.radius.min())
         max_step, rest = self.physics.max_step, self.physics.rest_speed * 1000
-        step, read = self.w.space.step, self._read
+        slow = step_len / max_step
+        braking = self.physics.sliding_friction * GRAVITY_MM
+        step = self.w.space.step
         self._layout()
-        before = read()
-        t, vmax = 0.0, v0
-        while t < self.physics.max_duration and vmax >= rest:
-            dt = min(max_step, step_len / vmax)
+        vmax, unread = v0, 0
+        while self.t < self.physics.max_duration and vmax >= rest:
+            self.dt = dt = max_step if vmax <= slow else step_len / vmax
             step(dt)
-            now = read()
-            velocity = now[:, 2:]
-            vmax = math.sqrt(float(np.einsum("ij,ij->i", velocity, velocity).max()))
+            self.t += dt
+            unread += 1
             if self.pending:
-                self._order_contacts(t, dt, before)
-            t += dt
-            if self.want_trajectory and self.next_sample <= t:
-                self._sample(t - dt, dt, before, now)
+                self._log_contacts()
             if self.dropping or self.leaving:
-                self._holes_and_exits(t)
+                self._holes_and_exits(self.t)
                 self._layout()
-                now = read()
             if not self.left_circle:
                 self._check_circle()
-            before = now
-        return self._record(t)
+            sample = self.want_trajectory and self.next_sample <= self.t
+            if (dt < max_step or unread >= _READ_EVERY or sample or vmax - braking * dt < rest
+                    or self.fresh_contacts):
+                now = self._read()
+                velocity = now[:, 2:]
+                vmax = math.sqrt(float(np.einsum("ij,ij->i", velocity, velocity).max()))
+                unread, self.fresh_contacts = 0, False
+                if sample:
+                    self._sample(now)
+            else:
+                vmax -= braking * dt
+        return self._record(self.t)
 
     def _read(self) -> np.ndarray:
         """Every body's [x, y, vx, vy] (mm, mm/s) in one batch call, rows as ``_layout``."""
         self.buffer.clear()
         batch.get_space_bodies(self.w.space, _FIELDS, self.buffer)
-        return np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4).copy()
+        return np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4)
 
     def _layout(self) -> None:
         """Which batch row holds which piece (the space lists a body of its own too)."""
@@ -196,22 +226,12 @@ class _Run:
         self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
                         if i in self.row_of_body}
 
-    def _order_contacts(self, t0: float, dt: float, before: np.ndarray) -> None:
-        """Time every contact that began in this step on the straight-line motion of the
-        step (from the state ``before`` it), and append them in that order."""
-        timed = []
-        for a, b in self.pending:
-            pa, va = before[self.raw_row[a], :2], before[self.raw_row[a], 2:]
-            if is_cushion(b):
-                tau = disc_wall(pa, va, self.board.radius_of(a), b[-1], self.board.half, dt)
-            else:
-                pb, vb = before[self.raw_row[b], :2], before[self.raw_row[b], 2:]
-                tau = disc_disc(pa, va, pb, vb,
-                                self.board.radius_of(a) + self.board.radius_of(b), dt)
-            timed.append((t0 + float(tau if tau is not None else dt), a, b))
+    def _log_contacts(self) -> None:
+        """The contacts that began in this step, in the order of their times of impact."""
+        self.pending.sort(key=lambda c: c[0])
+        self.contacts.extend(Contact(round(float(t), 7), a, b) for t, a, b in self.pending)
         self.pending.clear()
-        timed.sort(key=lambda c: c[0])
-        self.contacts.extend(Contact(round(tc, 7), a, b) for tc, a, b in timed)
+        self.fresh_contacts = True
 
     def _holes_and_exits(self, t: float) -> None:
         for piece, where in sorted(self.leaving.items()):
@@ -235,20 +255,20 @@ class _Run:
                 self.board.circle_diameter / 2):
             self.left_circle = True
 
-    def _sample(self, t0: float, dt: float, before: np.ndarray, now: np.ndarray) -> None:
-        """Trajectory samples at the fixed rate, interpolated within the step."""
+    def _sample(self, now: np.ndarray) -> None:
+        """Trajectory samples at the fixed rate: each moving piece's position at the
+        sample time, taken back along its current velocity from the end of the step."""
         rate = self.physics.trajectory_rate
         if not rate:
             self.next_sample = math.inf
             return
-        moving = [(p, k) for p, k in self.raw_row.items()
-                  if before[k, 0] != now[k, 0] or before[k, 1] != now[k, 1]]
-        while self.next_sample <= t0 + dt:
-            f = min(max((self.next_sample - t0) / dt, 0.0), 1.0)
-            for piece, k in moving:
-                x, y = before[k, :2] + (now[k, :2] - before[k, :2]) * f
-                self.samples.setdefault(piece, []).append(
-                    (round(self.next_sample, 6), float(x), float(y)))
+        while self.next_sample <= self.t:
+            back = self.t - self.next_sample
+            for piece, k in self.raw_row.items():
+                x, y, vx, vy = now[k]
+                if vx or vy:
+                    self.samples.setdefault(piece, []).append(
+                        (round(self.next_sample, 6), float(x - vx * back), float(y - vy * back)))
             self.next_sample += 1.0 / rate
 
     def _record(self, t_end: float) -> ShotRecord:
