@@ -47,3 +47,32 @@ def test_export_png_and_gif_without_a_display(tmp_path, record, capsys):
     assert total_ms / 1000 == pytest.approx(record.duration + 1.0, abs=0.1)
     assert main(["replay", str(shot), "--export", str(tmp_path / "x.bmp")]) == 2
     assert "use a .png or .gif" in capsys.readouterr().err
+
+
+def test_the_interactive_viewer_handles_keys_mouse_aim_and_quit(record):
+    """Drive the window on SDL's dummy driver with queued events: pause, step, speed,
+    scrub, aim a new stroke by dragging from the striker, then quit."""
+    import pygame
+
+    from physics.viewer import run_window
+    from rules.board import load_board
+
+    pygame.init()
+    pygame.display.set_mode((10, 10))
+    strikes = []
+
+    def restrike(angle, speed):
+        strikes.append((angle, speed))
+        return Timeline.of(record), ["new stroke"]
+
+    key = lambda k: pygame.event.Event(pygame.KEYDOWN, key=k)  # noqa: E731
+    for event in (key(pygame.K_SPACE), key(pygame.K_RIGHT), key(pygame.K_PLUS),
+                  key(pygame.K_MINUS), key(pygame.K_r),
+                  pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(100, 600)),
+                  pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(200, 500)),
+                  pygame.event.Event(pygame.QUIT)):
+        pygame.event.post(event)
+    run_window(Timeline.of(record), ["calls"], load_board(), restrike)
+    assert len(strikes) == 1
+    angle, speed = strikes[0]
+    assert angle == pytest.approx(45.0) and 0 < speed <= 10
