@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kangle import gamecmd, replaycmd, simcmd
+from kangle import gamecmd, replaycmd, scorecmd, simcmd
 from rules.errors import KangleError
 
 _F = argparse.RawDescriptionHelpFormatter
@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     _game_parser(sub)
     simcmd.add_parser(sub, _F)
     replaycmd.add_parser(sub, _F)
+    scorecmd.add_parser(sub, _F)
 
     d = sub.add_parser("demo", formatter_class=_F, help="play the bundled sample game",
                        description="Play a scripted game through the referee engine and print "

@@ -17,6 +17,8 @@ _REQUIRED = object()
 class Fields:
     """Typed access to a mapping, naming the key in every error.
 
+    A key read with ``default=None`` is optional: missing or null gives None.
+
     ``done()`` rejects keys nobody read, so a misspelt key is an error instead of
     being silently ignored.
     """
@@ -47,30 +49,34 @@ class Fields:
 
     def number(self, key: str, default: Any = _REQUIRED) -> float:
         value = self._get(key, default)
+        if value is None and default is None:
+            return None
         if not is_number(value):
             raise self._bad(key, "a finite number", value)
         return float(value)
 
     def positive(self, key: str, default: Any = _REQUIRED) -> float:
         value = self.number(key, default)
-        if value <= 0:
+        if value is not None and value <= 0:
             raise self._bad(key, "a positive number", value)
         return value
 
     def nonneg(self, key: str, default: Any = _REQUIRED) -> float:
         value = self.number(key, default)
-        if value < 0:
+        if value is not None and value < 0:
             raise self._bad(key, "a number ≥ 0", value)
         return value
 
     def fraction(self, key: str, default: Any = _REQUIRED) -> float:
         value = self.number(key, default)
-        if not 0 <= value <= 1:
+        if value is not None and not 0 <= value <= 1:
             raise self._bad(key, "a number from 0 to 1", value)
         return value
 
     def count(self, key: str, default: Any = _REQUIRED) -> int:
         value = self._get(key, default)
+        if value is None and default is None:
+            return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise self._bad(key, "a whole number ≥ 0", value)
         return value
@@ -89,6 +95,8 @@ class Fields:
 
     def text(self, key: str, default: Any = _REQUIRED) -> str:
         value = self._get(key, default)
+        if value is None and default is None:
+            return None
         if not isinstance(value, str):
             raise self._bad(key, "text", value)
         return value

@@ -18,7 +18,7 @@ def read_profile(name_or_path: str | Path, kind: str, shipped_dir: Path) -> tupl
     """
     text_name = str(name_or_path)
     path = Path(text_name)
-    if not (text_name.endswith(".toml") or path.exists()):
+    if not (text_name.endswith(".toml") or path.is_file()):
         path = shipped_dir / f"{text_name}.toml"
         if not path.exists():
             shipped = sorted(p.stem for p in shipped_dir.glob("*.toml"))
