@@ -76,3 +76,19 @@ def test_every_command_explains_itself_with_an_example(capsys, sub):
         main([*sub, "--help"])
     assert exit_info.value.code == 0
     assert "example" in capsys.readouterr().out
+
+
+def test_score_prints_a_sheet_and_json(capsys):
+    code, out, _ = run(capsys, "score", "rummikub", "examples/scores/rummikub.json")
+    assert code == 0 and "went out" in out and "could make one" in out
+    code, out, _ = run(capsys, "score", "tickettoride", "examples/scores/tickettoride.json",
+                       "--json")
+    sheet = json.loads(out)
+    assert sheet["schema"] == "kangle.scores/1" and sheet["lines"][0]["points"] == 10
+
+
+def test_score_refuses_a_bad_result_with_a_message(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "blokus", "colours": [{"colour": "pink", "left": []}]}')
+    code, _, err = run(capsys, "score", "blokus", str(bad))
+    assert code == 2 and "colour must be one of" in err
