@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kangle import gamecmd, replaycmd, scorecmd, simcmd
+from kangle import eventcmd, gamecmd, replaycmd, scorecmd, simcmd
 from rules.errors import KangleError
 
 _F = argparse.RawDescriptionHelpFormatter
@@ -46,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     simcmd.add_parser(sub, _F)
     replaycmd.add_parser(sub, _F)
     scorecmd.add_parser(sub, _F)
+    eventcmd.add_parser(sub, _F)
 
     d = sub.add_parser("demo", formatter_class=_F, help="play the bundled sample game",
                        description="Play a scripted game through the referee engine and print "

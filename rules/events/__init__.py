@@ -1,0 +1,1 @@
+"""Competitions: the append-only event store and every seed's competition format."""

@@ -1,0 +1,103 @@
+"""What every competition format shares: registrations, withdrawals, the standings
+table and the score sheets it produces."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.errors import KangleError
+from rules.events.store import Entry
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the standings: ``values`` by column, and the entries that made them."""
+
+    rank: int
+    name: str
+    values: dict[str, Any]
+    sources: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Standings:
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+    notes: tuple[str, ...] = ()
+    sections: tuple[Standings, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "columns": list(self.columns),
+                "rows": [{"rank": r.rank, "name": r.name, **r.values,
+                          "entries": list(r.sources)} for r in self.rows],
+                "notes": list(self.notes),
+                "sections": [s.to_json() for s in self.sections]}
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """One printable sheet: a table in a round, its seats, and the blanks to fill."""
+
+    title: str
+    seats: tuple[str, ...]
+    blanks: tuple[str, ...]
+    instructions: tuple[str, ...] = ()
+
+
+@dataclass
+class Roster:
+    """Who is in the event from which round on."""
+
+    order: list[str] = field(default_factory=list)
+    joins: dict[str, int] = field(default_factory=dict)
+    leaves: dict[str, int] = field(default_factory=dict)
+    info: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def active(self, round_no: int) -> list[str]:
+        return [p for p in self.order if self.joins[p] <= round_no
+                and self.leaves.get(p, 10 ** 9) > round_no]
+
+
+def roster(entries: list[Entry]) -> Roster:
+    r = Roster()
+    for e in entries:
+        if e.kind == "register":
+            name = e.data["name"]
+            r.order.append(name)
+            r.joins[name] = int(e.data.get("from_round", 1))
+            r.info[name] = {k: v for k, v in e.data.items() if k not in ("name", "from_round")}
+        elif e.kind == "withdraw":
+            r.leaves[e.data["name"]] = int(e.data["from_round"])
+    return r
+
+
+def check_register(entries: list[Entry], new: Entry) -> None:
+    if new.kind == "register":
+        name = new.data.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise KangleError("a registration needs a name")
+        if name in roster(entries).order:
+            raise KangleError(f"{name} is already registered")
+    if new.kind == "withdraw":
+        known = roster(entries)
+        if new.data.get("name") not in known.order:
+            raise KangleError(f"{new.data.get('name')!r} is not registered in this event")
+        if new.data["name"] in known.leaves:
+            raise KangleError(f"{new.data['name']} has already withdrawn")
+
+
+def seeded_draw(seed: Any, names: list[str], *context: Any) -> dict[str, int]:
+    """A reproducible draw of numbered cards (1 to the number of players), highest
+    first: the same event, round and table always give the same cards."""
+    rng = random.Random(f"{seed}|{'|'.join(map(str, context))}")
+    cards = rng.sample(range(1, len(names) + 1), len(names))
+    return dict(zip(sorted(names), cards, strict=True))
+
+
+def ranked(keys: dict[str, tuple], reverse: bool = True) -> dict[str, int]:
+    """Competition ranks (1, 2, 2, 4) by sort keys."""
+    order = sorted(keys.values(), reverse=reverse)
+    return {n: order.index(k) + 1 for n, k in keys.items()}

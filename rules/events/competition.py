@@ -1,0 +1,115 @@
+"""One competition: its event in a store, its format, and the operations on it.
+
+Everything an organiser does goes through here: entries are checked by the format
+inside the store's locked transaction, then stored; standings and score sheets are
+always recomputed from the entries in force.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import KangleError
+from rules.events import knockout, rankrounds, rotating
+from rules.events.common import ScoreSheet, Standings
+from rules.events.formats import format_for, settings_for
+from rules.events.store import Entry, EventInfo, EventStore, database_url, in_force
+
+KINDS = ("register", "withdraw", "result", "draw", "game", "groups", "match", "decision",
+         "hand", "supporters", "seating", "table_round", "penalty", "void")
+
+
+class Competition:
+    def __init__(self, store: EventStore, event: EventInfo):
+        self.store, self.event = store, event
+        self.format = format_for(event.format)
+        self.settings = event.settings
+
+    @classmethod
+    def open(cls, where: str) -> Competition:
+        url, name = database_url(where)
+        store = EventStore(url)
+        return cls(store, store.event(name))
+
+    @classmethod
+    def create(cls, where: str, game: str, fmt: str | None, overrides: dict[str, Any],
+               players: list[dict[str, Any]], by: str) -> Competition:
+        url, name = database_url(where)
+        fmt, settings = settings_for(game, fmt, overrides)
+        store = EventStore(url)
+        comp = cls(store, store.create_event(name, fmt, settings))
+        for p in players:
+            comp.record("register", p, by)
+        return comp
+
+    def close(self) -> None:
+        self.store.close()
+
+    def entries(self) -> list[Entry]:
+        return in_force(self.store.entries(self.event))
+
+    def record(self, kind: str, data: dict[str, Any], by: str,
+               supersedes: int | None = None) -> list[Entry]:
+        """Check and store one entry; returns it and any draws kangle made because of it."""
+        if kind not in KINDS:
+            raise KangleError(f"unknown entry kind {kind!r}: one of {', '.join(KINDS)}")
+        if not isinstance(data, dict):
+            raise KangleError("an entry's data is a JSON object")
+
+        def check(existing: list[Entry], new: Entry) -> None:
+            if kind == "void":
+                return
+            try:
+                self.format.check(self.settings, in_force(existing), new)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise KangleError(f"this {kind} entry is missing or misstates a field "
+                                  f"({exc!s}); see docs/formats.md") from None
+
+        stored = [self.store.append(self.event, kind, data, by, supersedes, check)]
+        stored += self.auto_draws()
+        return stored
+
+    def auto_draws(self) -> list[Entry]:
+        """Ties that block the next round of a rotating event are drawn at once
+        (seeded, so reproducible) and logged; a referee may correct such a draw."""
+        if self.format is not rotating:
+            return []
+        return [self.store.append(self.event, "draw", d, "kangle (seeded draw)")
+                for d in rotating.pending_draws(self.settings, self.entries())]
+
+    def draw(self, round_no: int | None) -> Entry:
+        """Make the format's next draw: groups (knockout) or a round's seating."""
+        entries = self.entries()
+        if self.format is knockout:
+            teams = [e.data["name"] for e in entries if e.kind == "register"]
+            return self.record("groups", {"groups": knockout.draw_groups(self.settings, teams),
+                                          "how": "seeded draw"}, "kangle (seeded draw)")[0]
+        if self.format is rankrounds:
+            if round_no is None:
+                raise KangleError("say which round to seat: --round N")
+            data = rankrounds.draw_seating(self.settings, entries, round_no)
+            return self.record("seating", data, "kangle (seeded draw)")[0]
+        raise KangleError(f"the {self.event.format} format has no draw to make by command "
+                          "(rotating events draw ties by themselves)")
+
+    def standings(self) -> Standings:
+        return self.format.standings(self.settings, self.entries())
+
+    def sheets(self, round_no: int) -> list[ScoreSheet]:
+        return self.format.sheets(self.settings, self.entries(), round_no)
+
+    def trace(self, name: str) -> list[Entry]:
+        """The entries behind a name's figures in the standings."""
+        wanted = set()
+
+        def walk(s: Standings) -> None:
+            for row in s.rows:
+                if row.name == name:
+                    wanted.update(row.sources)
+            for sub in s.sections:
+                walk(sub)
+
+        walk(self.standings())
+        if not wanted and name not in {e.data.get("name") for e in self.entries()}:
+            raise KangleError(f"{name!r} is not in this event")
+        return [e for e in self.entries() if e.seq in wanted]

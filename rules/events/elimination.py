@@ -1,0 +1,123 @@
+"""Elimination rounds with merged survivors and team totals: UNO 拉超聯 (seed 001 /
+game-scoring.md §2).
+
+Each day (team) sends one player to group A and one to group B. Round 1: each group
+plays hands until 3 of its players have reached -200; round 2: the 3 survivors of
+each group play together until 3 more are out. A day's score is its two players'
+total (an eliminated player counted at -200); ties go to the day whose player was
+eliminated later; house-league points = placement points + 5 per supporter.
+
+Entries: ``register`` {name, day, group: "A" | "B"}, ``hand`` {round: 1 | 2, group:
+"A" | "B" (round 1), out, held: {player: [cards]}}, ``supporters`` {day, count}.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import KangleError
+from rules.events.common import Row, ScoreSheet, Standings, check_register, roster
+from rules.events.store import Entry
+from rules.games import uno
+
+NAME = "elimination"
+GAMES = ("uno",)
+DEFAULTS = {"game": "uno", "per_round": 3}
+
+
+def _run(settings, entries):
+    """Replay the hands: totals, who is out (and at which entry), who plays where."""
+    profile = uno.load_profile(None)
+    people = roster(entries)
+    totals = dict.fromkeys(people.order, 0)
+    out_at: dict[str, int] = {}
+    out_round: dict[str, int] = {}
+    for e in entries:
+        if e.kind != "hand":
+            continue
+        for name, cards in e.data["held"].items():
+            totals[name] -= sum(uno.card_value(c, profile) for c in cards)
+            if totals[name] <= profile.elimination_score and name not in out_at:
+                out_at[name] = e.seq
+                out_round[name] = e.data["round"]
+    return people, totals, out_at, out_round, profile
+
+
+def players_of(settings, entries, round_no: int, group: str | None) -> list[str]:
+    people, _, out_at, out_round, _ = _run(settings, entries)
+    if round_no == 1:
+        return [p for p in people.order if people.info[p].get("group") == group]
+    survivors = []
+    for g in ("A", "B"):
+        members = [p for p in people.order if people.info[p].get("group") == g]
+        gone = [p for p in members if out_round.get(p) == 1]
+        if len(gone) < settings["per_round"]:
+            raise KangleError(f"round 2 starts when {settings['per_round']} players of group "
+                              f"{g} are out (so far {len(gone)})")
+        survivors += [p for p in members if p not in gone]
+    return survivors
+
+
+def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
+    check_register(entries, new)
+    if new.kind == "register" and new.data.get("group") not in ("A", "B"):
+        raise KangleError("each day's player is in group \"A\" or \"B\"")
+    if new.kind == "register":
+        same = [p for p, i in roster(entries).info.items()
+                if i.get("day") == new.data.get("day") and i.get("group") == new.data["group"]]
+        if same:
+            raise KangleError(f"{new.data.get('day')} already has {same[0]} in group "
+                              f"{new.data['group']}")
+    if new.kind != "hand":
+        return
+    live = [e for e in entries if e.seq != new.supersedes and e.seq < (new.supersedes or 10**12)]
+    r, g = new.data.get("round"), new.data.get("group")
+    if r not in (1, 2):
+        raise KangleError("a hand is in round 1 or 2")
+    seated = players_of(settings, live, r, g if r == 1 else None)
+    _, _, out_at, out_round, profile = _run(settings, live)
+    out = [p for p in seated if p in out_at]
+    if len([p for p in out if out_round[p] == r]) >= settings["per_round"]:
+        raise KangleError(f"round {r}{' group ' + g if r == 1 else ''} is over: "
+                          f"{settings['per_round']} players are out")
+    playing = [p for p in seated if p not in out_at]
+    names = {new.data.get("out"), *new.data.get("held", {})}
+    wrong = sorted(n for n in names if n not in playing)
+    if wrong:
+        raise KangleError(f"{', '.join(map(str, wrong))} is not playing in this round and "
+                          f"group (playing: {', '.join(playing)})")
+    for cards in new.data["held"].values():
+        for c in cards:
+            uno.card_value(c, profile)
+
+
+def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:
+    people = roster(entries)
+    hands = [e for e in entries if e.kind == "hand"]
+    fans = {e.data["day"]: e.data["count"] for e in entries if e.kind == "supporters"}
+    event = uno.Event({p: people.info[p].get("day", p) for p in people.order},
+                      tuple((e.data["out"], {n: sum(uno.card_value(c, uno.Profile()) for c in cs)
+                                             for n, cs in e.data["held"].items()})
+                            for e in hands), fans)
+    profile = uno.load_profile(None)
+    sheet = uno.score(event, profile)
+    rows = tuple(Row(line.rank, line.name, {"total": line.score, "league points": line.points,
+                                            "players": ", ".join(f"{n} {v}" for n, v in
+                                                                  line.extra["players"].items())},
+                     tuple(e.seq for e in hands)) for line in sheet.lines)
+    return Standings("UNO 拉超聯 — days", ("total", "league points", "players"), rows,
+                     sheet.notes)
+
+
+def sheets(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[ScoreSheet]:
+    groups = ("A", "B") if round_no == 1 else (None,)
+    out = []
+    for g in groups:
+        seats = players_of(settings, entries, round_no, g)
+        out.append(ScoreSheet(f"Round {round_no}" + (f" — group {g}" if g else " — merged"),
+                              tuple(seats), ("hand 1", "hand 2", "hand 3", "hand 4", "hand 5",
+                                             "running total", "out at hand"),
+                              ("Number cards face value; Draw Two, Reverse, Skip 20; "
+                               "Wild, Wild Draw Four 50.",
+                               "A player is out at -200.", "Referee's signature: ____________")))
+    return out

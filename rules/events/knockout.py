@@ -1,0 +1,233 @@
+"""Groups, round robin, then knockout with a third-place match and best-of-3 finals
+(三国杀 3v3, 16 teams; seed 002 / game-scoring.md §3).
+
+The groups are drawn reproducibly (seeded, logged) or entered by a referee. Group
+table: 3/1/0 points, then head-to-head among the tied teams, then a referee decision
+entered in the log. Quarter-finals A1-B2, B1-A2, C1-D2, D1-C2; semi-finals QF1 v QF2
+winners and QF3 v QF4 winners; the losers play for third place. The final and the
+third-place match are best of 3 (first to 2 wins).
+
+Entries: ``register`` {name}, ``groups`` {groups: {"A": [...], …}}, ``match``
+{stage: "group" | "qf1"… | "sf1" | "sf2" | "third" | "final", teams: [a, b],
+result: a 三国杀 match result, or winner: a | b | null (a draw)}, ``decision``
+{group, order: [...]}.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import KangleError
+from rules.events.common import Row, ScoreSheet, Standings, check_register, roster, seeded_draw
+from rules.events.store import Entry
+from rules.games import sanguosha
+
+NAME = "knockout"
+GAMES = ("sanguosha",)
+DEFAULTS = {"game": "sanguosha", "groups": 4, "advance": 2, "best_of": 3, "seed": 0}
+LETTERS = "ABCDEFGH"
+BRACKET = {"qf1": (("A", 1), ("B", 2)), "qf2": (("B", 1), ("A", 2)),
+           "qf3": (("C", 1), ("D", 2)), "qf4": (("D", 1), ("C", 2))}
+LATER = {"sf1": ("qf1", "qf2"), "sf2": ("qf3", "qf4")}
+
+
+def draw_groups(settings: dict[str, Any], teams: list[str]) -> dict[str, list[str]]:
+    cards = seeded_draw(settings["seed"], teams, "groups")
+    order = sorted(teams, key=lambda t: cards[t])
+    n = settings["groups"]
+    return {LETTERS[g]: order[g::n] for g in range(n)}
+
+
+def groups_of(entries: list[Entry]) -> dict[str, list[str]] | None:
+    found = [e for e in entries if e.kind == "groups"]
+    return found[-1].data["groups"] if found else None
+
+
+def winner_of(settings: dict[str, Any], e: Entry) -> str | None:
+    data = e.data
+    if "result" in data:
+        profile = sanguosha.load_profile(None)
+        match = sanguosha.read(data["result"], profile)
+        names = {c.name for c in match.camps}
+        if names != set(data["teams"]):
+            raise KangleError(f"the result's camps ({', '.join(sorted(names))}) are not the "
+                              f"match's teams ({', '.join(data['teams'])})")
+        return sanguosha.decide(match, profile)[0]
+    w = data.get("winner")
+    if w is not None and w not in data["teams"]:
+        raise KangleError(f"the winner must be one of {', '.join(data['teams'])}")
+    return w
+
+
+def group_table(settings, entries, letter, teams) -> tuple[list[str], dict, list[str]]:
+    """Teams in order, their records, and notes on ties still open."""
+    rec = {t: {"P": 0, "W": 0, "D": 0, "L": 0, "Pts": 0, "src": []} for t in teams}
+    results = []
+    for e in entries:
+        if e.kind == "match" and e.data.get("stage") == "group" and e.data.get("group") == letter:
+            a, b = e.data["teams"]
+            w = winner_of(settings, e)
+            results.append((a, b, w))
+            for t in (a, b):
+                rec[t]["P"] += 1
+                rec[t]["src"].append(e.seq)
+                if w is None:
+                    rec[t]["D"] += 1
+                    rec[t]["Pts"] += 1
+                elif w == t:
+                    rec[t]["W"] += 1
+                    rec[t]["Pts"] += 3
+                else:
+                    rec[t]["L"] += 1
+
+    def h2h(team: str, among: set[str]) -> int:
+        pts = 0
+        for a, b, w in results:
+            if {a, b} <= among and team in (a, b):
+                pts += 1 if w is None else 3 if w == team else 0
+        return pts
+
+    decision = next((e.data["order"] for e in reversed(entries)
+                     if e.kind == "decision" and e.data.get("group") == letter), None)
+    order, notes = [], []
+    for pts in sorted({r["Pts"] for r in rec.values()}, reverse=True):
+        tied = [t for t in teams if rec[t]["Pts"] == pts]
+        tied.sort(key=lambda t: -h2h(t, set(tied)))
+        still = len({h2h(t, set(tied)) for t in tied}) < len(tied)
+        if still and decision and set(tied) <= set(decision):
+            tied.sort(key=decision.index)
+        elif still and len(tied) > 1:
+            notes.append(f"group {letter}: {', '.join(tied)} tied on points and head-to-head: "
+                         "enter a referee decision")
+        order.extend(tied)
+    return order, rec, notes
+
+
+def _slots(settings, entries) -> tuple[dict[str, tuple[str, str] | None], dict[str, str]]:
+    """Teams of each knockout match (None while unknown) and each series' winner."""
+    groups = groups_of(entries)
+    slots: dict[str, tuple[str, str] | None] = {}
+    winners: dict[str, str] = {}
+    complete = groups and all(
+        sum(1 for e in entries if e.kind == "match" and e.data.get("stage") == "group"
+            and e.data.get("group") == g) == len(ts) * (len(ts) - 1) // 2
+        for g, ts in groups.items())
+    tables = {g: group_table(settings, entries, g, ts) for g, ts in (groups or {}).items()}
+    for slot, ((g1, p1), (g2, p2)) in BRACKET.items():
+        ok = complete and g1 in tables and g2 in tables and not tables[g1][2] and not tables[
+            g2][2]
+        slots[slot] = (tables[g1][0][p1 - 1], tables[g2][0][p2 - 1]) if ok else None
+    for slot in LATER:
+        slots[slot] = None
+    series: dict[str, dict[str, int]] = {}
+    for e in entries:
+        if e.kind == "match" and e.data.get("stage") in {*BRACKET, *LATER, "third", "final"}:
+            w = winner_of(settings, e)
+            if w:
+                series.setdefault(e.data["stage"], {}).setdefault(w, 0)
+                series[e.data["stage"]][w] += 1
+    need = {"third": settings["best_of"] // 2 + 1, "final": settings["best_of"] // 2 + 1}
+
+    def settle(slot: str) -> None:
+        if slots.get(slot) is None:
+            return
+        wins = series.get(slot, {})
+        for team, n in wins.items():
+            if n >= need.get(slot, 1):
+                winners[slot] = team
+
+    for slot in BRACKET:
+        settle(slot)
+    for slot, (x, y) in LATER.items():
+        if x in winners and y in winners:
+            slots[slot] = (winners[x], winners[y])
+            settle(slot)
+    if "sf1" in winners and "sf2" in winners:
+        losers = [next(t for t in slots[s] if t != winners[s]) for s in ("sf1", "sf2")]
+        slots["third"] = (losers[0], losers[1])
+        slots["final"] = (winners["sf1"], winners["sf2"])
+        settle("third")
+        settle("final")
+    else:
+        slots["third"] = slots["final"] = None
+    return slots, winners
+
+
+def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
+    check_register(entries, new)
+    live = [e for e in entries if e.seq != new.supersedes]
+    if new.kind == "groups":
+        teams = sorted(t for ts in new.data.get("groups", {}).values() for t in ts)
+        if teams != sorted(roster(live).order):
+            raise KangleError("the groups must hold every registered team exactly once")
+        if any(e.data.get("stage") == "group" for e in live if e.kind == "match"):
+            raise KangleError("group matches are already entered: the groups are fixed")
+    if new.kind != "match":
+        return
+    stage, teams = new.data.get("stage"), new.data.get("teams")
+    if not (isinstance(teams, list) and len(teams) == 2 and teams[0] != teams[1]):
+        raise KangleError("a match has two different teams: \"teams\": [a, b]")
+    if stage == "group":
+        groups = groups_of(live)
+        g = new.data.get("group")
+        if not groups or g not in groups or not set(teams) <= set(groups[g]):
+            raise KangleError(f"{' and '.join(teams)} are not both in group {g}")
+        for e in live:
+            if (e.kind == "match" and e.data.get("stage") == "group" and
+                    set(e.data["teams"]) == set(teams)):
+                raise KangleError(f"{' v '.join(teams)} is already entered (entry {e.seq}); "
+                                  "correct it instead")
+    else:
+        slots, winners = _slots(settings, live)
+        if stage not in slots:
+            raise KangleError(f"unknown stage {stage!r}: group, qf1-qf4, sf1, sf2, third, final")
+        if slots[stage] is None or set(slots[stage]) != set(teams):
+            expected = " v ".join(slots[stage]) if slots[stage] else "not known yet"
+            raise KangleError(f"{stage} is {expected}, not {' v '.join(teams)}")
+        if stage in winners:
+            raise KangleError(f"{stage} is already decided: {winners[stage]} won")
+    winner_of(settings, new)
+
+
+def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:
+    groups = groups_of(entries) or {}
+    sections, notes = [], []
+    for g, teams in groups.items():
+        order, rec, open_ties = group_table(settings, entries, g, teams)
+        notes.extend(open_ties)
+        rows = tuple(Row(i + 1, t, {k: rec[t][k] for k in ("P", "W", "D", "L", "Pts")},
+                         tuple(rec[t]["src"])) for i, t in enumerate(order))
+        sections.append(Standings(f"Group {g}", ("P", "W", "D", "L", "Pts"), rows))
+    slots, winners = _slots(settings, entries)
+    bracket = []
+    for slot in (*BRACKET, *LATER, "third", "final"):
+        teams = " v ".join(slots[slot]) if slots.get(slot) else "to be decided"
+        bracket.append(f"{slot}: {teams}" + (f" — won by {winners[slot]}" if slot in winners
+                                              else ""))
+    rows = ()
+    if "final" in winners and "third" in winners:
+        champion = winners["final"]
+        second = next(t for t in slots["final"] if t != champion)
+        third = winners["third"]
+        fourth = next(t for t in slots["third"] if t != third)
+        rows = tuple(Row(i + 1, t, {}) for i, t in enumerate((champion, second, third, fourth)))
+    if not groups:
+        notes.append("the groups are not drawn yet")
+    return Standings("三国杀 3v3 — final placings", (), rows, (*notes, *bracket),
+                     tuple(sections))
+
+
+def sheets(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[ScoreSheet]:
+    groups = groups_of(entries) or {}
+    out = []
+    for g, teams in groups.items():
+        pairs = [(a, b) for i, a in enumerate(teams) for b in teams[i + 1:]]
+        for a, b in pairs:
+            out.append(ScoreSheet(f"Group {g}: {a} v {b}", (a, b),
+                                  ("commander alive (Y/N)", "surviving generals",
+                                   "lost HP of survivors", "technical penalty points",
+                                   "overtime periods", "winner"),
+                                  ("Time up: more survivors, then fewer lost HP, then fewer "
+                                   "penalty points, else 5-minute overtime.",
+                                   "Referee's signature: ____________")))
+    return out

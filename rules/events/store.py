@@ -1,0 +1,218 @@
+"""The append-only event store, through SQLAlchemy Core.
+
+SQLite by default (one file per event); a PostgreSQL URL works the same way for a
+venue with several scoring stations. Entries are only ever added: a correction or a
+withdrawal is a new entry (a correction names the entry it ``supersedes``), and
+every standing is recomputed from the entries in force. Database triggers refuse
+UPDATE and DELETE, so nothing confirmed can be changed behind the store's back.
+
+Writers take a lock on the event first (``BEGIN IMMEDIATE`` on SQLite, ``SELECT …
+FOR UPDATE`` on PostgreSQL), so the checks made against the entries already stored
+and the new entry are one atomic step, and two stations entering at once lose nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+from rules.errors import KangleError
+
+metadata = sa.MetaData()
+events_table = sa.Table(
+    "kangle_events", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("format", sa.String(40), nullable=False),
+    sa.Column("settings", sa.Text, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+entries_table = sa.Table(
+    "kangle_entries", metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("kangle_events.id"), nullable=False,
+              index=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("entered_by", sa.String(100), nullable=False),
+    sa.Column("entered_at", sa.String(40), nullable=False),
+    sa.Column("supersedes", sa.Integer, nullable=True),
+)
+
+_TRIGGERS = {
+    "sqlite": [
+        "CREATE TRIGGER IF NOT EXISTS kangle_entries_no_update BEFORE UPDATE ON kangle_entries "
+        "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
+        "CREATE TRIGGER IF NOT EXISTS kangle_entries_no_delete BEFORE DELETE ON kangle_entries "
+        "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
+    ],
+    "postgresql": [
+        "CREATE OR REPLACE FUNCTION kangle_append_only() RETURNS trigger AS $$ BEGIN "
+        "RAISE EXCEPTION 'the event log is append-only'; END $$ LANGUAGE plpgsql",
+        "DROP TRIGGER IF EXISTS kangle_entries_append_only ON kangle_entries",
+        "CREATE TRIGGER kangle_entries_append_only BEFORE UPDATE OR DELETE ON kangle_entries "
+        "FOR EACH ROW EXECUTE FUNCTION kangle_append_only()",
+    ],
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of an event's log."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    by: str
+    at: str
+    supersedes: int | None = None
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    id: int
+    name: str
+    format: str
+    settings: dict[str, Any]
+
+
+def database_url(where: str) -> tuple[str, str]:
+    """``where`` is a SQLite file (``cup.db``: the event is named after the file) or a
+    database URL with the event name after ``#`` (``postgresql+psycopg://…/db#cup``)."""
+    if "://" in where:
+        url, _, name = where.partition("#")
+        if not name:
+            raise KangleError("name the event after the URL: …/database#event-name")
+        return url, name
+    return f"sqlite:///{Path(where)}", Path(where).stem
+
+
+class EventStore:
+    def __init__(self, url: str):
+        self.url = url
+        try:
+            if url.startswith("sqlite"):
+                self.engine = sa.create_engine(url, connect_args={"timeout": 30})
+                _serialise_sqlite_writers(self.engine)
+            else:
+                self.engine = sa.create_engine(url, pool_pre_ping=True)
+            metadata.create_all(self.engine)
+            with self.engine.begin() as conn:
+                for statement in _TRIGGERS.get(self.engine.dialect.name, []):
+                    conn.exec_driver_sql(statement)
+        except ModuleNotFoundError as exc:
+            raise KangleError(f"cannot open {url}: the database driver is missing ({exc})") \
+                from None
+        except (OperationalError, DBAPIError) as exc:
+            raise KangleError(f"cannot open the event store {_safe(url)}: {_reason(exc)}") \
+                from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- events --------------------------------------------------------------------------
+    def create_event(self, name: str, format: str, settings: dict[str, Any]) -> EventInfo:
+        with self.engine.begin() as conn:
+            found = conn.execute(sa.select(events_table.c.id).where(
+                events_table.c.name == name)).first()
+            if found:
+                raise KangleError(f"an event named {name!r} already exists there")
+            result = conn.execute(events_table.insert().values(
+                name=name, format=format, settings=json.dumps(settings, ensure_ascii=False),
+                created_at=_now()))
+            return EventInfo(result.inserted_primary_key[0], name, format, settings)
+
+    def event(self, name: str) -> EventInfo:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(events_table).where(events_table.c.name == name)).first()
+        if row is None:
+            raise KangleError(f"no event named {name!r} there: create it with `kangle event new`")
+        return EventInfo(row.id, row.name, row.format, json.loads(row.settings))
+
+    # -- entries -------------------------------------------------------------------------
+    def entries(self, event: EventInfo) -> list[Entry]:
+        with self.engine.connect() as conn:
+            return self._entries(conn, event)
+
+    @staticmethod
+    def _entries(conn, event: EventInfo) -> list[Entry]:
+        rows = conn.execute(sa.select(entries_table).where(
+            entries_table.c.event_id == event.id).order_by(entries_table.c.seq)).all()
+        return [Entry(r.seq, r.kind, json.loads(r.data), r.entered_by, r.entered_at,
+                      r.supersedes) for r in rows]
+
+    def append(self, event: EventInfo, kind: str, data: dict[str, Any], by: str,
+               supersedes: int | None = None,
+               check: Callable[[list[Entry], Entry], None] | None = None) -> Entry:
+        """Add one entry. ``check(entries_so_far, new_entry)`` runs inside the same locked
+        transaction and may refuse the entry (KangleError); nothing is then written."""
+        try:
+            with self.engine.begin() as conn:
+                if self.engine.dialect.name == "postgresql":
+                    conn.execute(sa.select(events_table.c.id).where(
+                        events_table.c.id == event.id).with_for_update())
+                existing = self._entries(conn, event)
+                if supersedes is not None and supersedes not in {e.seq for e in existing}:
+                    raise KangleError(f"there is no entry {supersedes} to correct")
+                draft = Entry(0, kind, data, by, _now(), supersedes)
+                if check:
+                    check(existing, draft)
+                result = conn.execute(entries_table.insert().values(
+                    event_id=event.id, kind=kind, data=json.dumps(data, ensure_ascii=False,
+                                                                  sort_keys=True),
+                    entered_by=by, entered_at=draft.at, supersedes=supersedes))
+                return Entry(result.inserted_primary_key[0], kind, data, by, draft.at,
+                             supersedes)
+        except (OperationalError, DBAPIError) as exc:
+            raise KangleError(f"could not write the entry ({_reason(exc)}); nothing was "
+                              "recorded, try again", exit_code=3) from None
+
+
+def in_force(entries: list[Entry]) -> list[Entry]:
+    """The entries that count: a correction replaces the entry it supersedes (a chain of
+    corrections ends with the latest), at the superseded entry's place in the order."""
+    replaced = {e.supersedes: e for e in entries if e.supersedes is not None}
+    out = []
+    for e in entries:
+        if e.supersedes is not None:
+            continue
+        latest = e
+        while latest.seq in replaced:
+            latest = replaced[latest.seq]
+        if latest.kind != "void":
+            out.append(latest)
+    return out
+
+
+def _serialise_sqlite_writers(engine: sa.Engine) -> None:
+    """pysqlite's own transaction handling defers the lock; take it at BEGIN instead
+    (the SQLAlchemy documentation's recipe), so check-then-insert is atomic."""
+
+    @sa_event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, record):
+        dbapi_connection.isolation_level = None
+        dbapi_connection.execute("PRAGMA synchronous=FULL")
+
+    @sa_event.listens_for(engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _reason(exc: Exception) -> str:
+    return str(getattr(exc, "orig", exc)).strip()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _safe(url: str) -> str:
+    return sa.engine.make_url(url).render_as_string(hide_password=True)
