@@ -1,0 +1,339 @@
+"""The event store and the competition formats.
+
+Store tests run against SQLite and, when KANGLE_TEST_DATABASE_URL names one, against a
+real PostgreSQL server (.ci/run starts one on loopback)."""
+
+import os
+import random
+import subprocess
+import sys
+import textwrap
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+from rules.errors import KangleError
+from rules.events import report
+from rules.events.competition import Competition
+from rules.events.store import EventStore
+
+PG = os.environ.get("KANGLE_TEST_DATABASE_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request, tmp_path):
+    """Where an event lives: a SQLite file, or a fresh event name in PostgreSQL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "cup.db")
+    if not PG:
+        pytest.skip("KANGLE_TEST_DATABASE_URL is not set: no PostgreSQL server to test on")
+    return f"{PG}#test-{uuid.uuid4().hex[:10]}"
+
+
+def new(where, game, players, **settings):
+    return Competition.create(where, game, None, settings, [{"name": p} for p in players],
+                              "test")
+
+
+# -- the store --------------------------------------------------------------------------
+def test_entries_are_append_only_in_the_database(where):
+    comp = new(where, "kangle", ["Ann", "Bo"])
+    with comp.store.engine.connect() as conn, pytest.raises(sa.exc.DBAPIError,
+                                                            match="append-only"):
+        conn.execute(sa.text("UPDATE kangle_entries SET kind = 'x'"))
+    with comp.store.engine.connect() as conn, pytest.raises(sa.exc.DBAPIError,
+                                                            match="append-only"):
+        conn.execute(sa.text("DELETE FROM kangle_entries"))
+    comp.close()
+
+
+def test_a_correction_supersedes_and_the_old_entry_stays_in_the_log(where):
+    comp = new(where, "kangle", ["Ann", "Bo", "Cy"])
+    first = comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Bo"}, "ref")[0]
+    comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Ann"}, "ref",
+                supersedes=first.seq)
+    assert [r.name for r in comp.standings().rows][:1] == ["Ann"]
+    assert len(comp.store.entries(comp.event)) == 5  # 3 registrations, original, correction
+    comp.record("void", {"reason": "wrong table"}, "ref", supersedes=first.seq)
+    assert not [e for e in comp.entries() if e.kind == "match"]
+    comp.close()
+
+
+def test_two_processes_writing_to_one_event_at_once_lose_nothing(where):
+    comp = new(where, "kangle", ["seed"])
+    comp.close()
+    child = textwrap.dedent("""
+        import sys
+        from rules.events.competition import Competition
+        comp = Competition.open(sys.argv[1])
+        for i in range(40):
+            comp.record("register", {"name": f"{sys.argv[2]}{i}"}, sys.argv[2])
+        print("done", flush=True)
+    """)
+    procs = [subprocess.Popen([sys.executable, "-c", child, where, tag], stdout=subprocess.PIPE,
+                              text=True) for tag in ("a", "b")]
+    outs = [p.communicate(timeout=300)[0] for p in procs]
+    assert all("done" in o for o in outs) and all(p.returncode == 0 for p in procs)
+    comp = Competition.open(where)
+    names = [e.data["name"] for e in comp.entries() if e.kind == "register"]
+    assert sorted(names) == sorted(["seed"] + [f"{t}{i}" for t in "ab" for i in range(40)])
+    comp.close()
+
+
+def test_a_process_killed_mid_write_loses_nothing_confirmed(tmp_path):
+    where = str(tmp_path / "cup.db")
+    new(where, "kangle", ["seed"]).close()
+    child = textwrap.dedent("""
+        import sys
+        from rules.events.competition import Competition
+        comp = Competition.open(sys.argv[1])
+        i = 0
+        while True:
+            e = comp.record("register", {"name": f"p{i}"}, "t")[0]
+            print(e.seq, flush=True)
+            i += 1
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", child, where], stdout=subprocess.PIPE,
+                            text=True)
+    confirmed = []
+    for line in proc.stdout:
+        confirmed.append(int(line))
+        if len(confirmed) == 30:
+            proc.kill()
+            break
+    proc.wait()
+    comp = Competition.open(where)
+    assert set(confirmed) <= {e.seq for e in comp.entries()}
+    with comp.store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+    comp.close()
+
+
+def test_a_broken_store_address_is_a_clear_error(tmp_path):
+    with pytest.raises(KangleError, match="cannot open the event store"):
+        EventStore("postgresql+psycopg://nobody:pw@127.0.0.1:1/none")
+    with pytest.raises(KangleError, match="no event named"):
+        Competition.open(str(tmp_path / "nothing.db"))
+
+
+# -- rotating tables (Rummikub) ------------------------------------------------------------
+def random_scores(rng, seats):
+    """A Rummikub table result: penalties for all but a winner, who takes their sum."""
+    pens = {p: rng.choice([0, 5, 5, 10, 20, 30]) for p in seats}
+    best = min(pens.values())
+    losers = {p: -(v - best) for p, v in pens.items() if v != best}
+    winners = [p for p in seats if p not in losers]
+    share = -sum(losers.values()) / len(winners)
+    return {**losers, **dict.fromkeys(winners, share)}
+
+
+def test_a_64_player_rummikub_event_moves_the_top_two_and_ranks_by_wins_then_average(tmp_path):
+    players = [f"P{i:02d}" for i in range(1, 65)]
+    comp = new(str(tmp_path / "cup.db"), "rummikub", players)
+    rng = random.Random(64)
+    seating = [players[4 * k:4 * k + 4] for k in range(16)]  # table k: 4k-3 … 4k
+    played = {p: [] for p in players}
+    for r in (1, 2, 3):
+        # who sits at which table (seat order at a table is drawn there)
+        assert [set(s.seats) for s in comp.sheets(r)] == [set(t) for t in seating]
+        results = {}
+        for t, seats in enumerate(seating, start=1):
+            scores = random_scores(rng, seats)
+            comp.record("result", {"round": r, "table": t, "scores": scores}, "referee")
+            results[t] = scores
+            for p, s in scores.items():
+                played[p].append((s, s == max(scores.values())))
+        if r == 3:
+            break
+        draws = {(e.data["table"]): e.data["cards"] for e in comp.entries()
+                 if e.kind == "draw" and e.data["round"] == r}
+        # the rule, worked out independently: top 2 by score (ties by the logged draw,
+        # highest card moves) go to the next table; table 16's go to table 1
+        nxt = []
+        for t in range(16):
+            scores = results[t + 1]
+            cards = draws.get(t + 1, {})
+            order = sorted(scores, key=lambda p: (-scores[p], -cards.get(p, 0)))
+            nxt.append(order)
+        seating = [nxt[t][2:] + nxt[t - 1][:2] for t in range(16)]
+    wins = {p: sum(w for _, w in g) for p, g in played.items()}
+    avg = {p: sum(s for s, _ in g) / len(g) for p, g in played.items()}
+    expected = sorted(players, key=lambda p: (-wins[p], -avg[p], p))
+    rows = comp.standings().rows
+    assert [r.name for r in rows] == expected
+    assert all(r.values["played"] == 3 for r in rows)
+    comp.close()
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"round": 1, "table": 1, "scores": {"A": 10, "B": -5, "C": -5, "D": 1}}, "sum to 1"),
+    ({"round": 1, "table": 1, "scores": {"A": 10, "B": -5, "C": -5, "E": 0}}, "seats A, B, C, D"),
+    ({"round": 2, "table": 1, "scores": {"A": 0, "B": 0, "C": 0, "D": 0}}, "finish round 1"),
+    ({"round": 1, "table": 3, "scores": {}}, "tables 1-2"),
+])
+def test_rotating_refuses_entry_mistakes(tmp_path, data, message):
+    comp = new(str(tmp_path / "c.db"), "rummikub", list("ABCDEFGH"))
+    with pytest.raises(KangleError, match=message):
+        comp.record("result", data, "ref")
+    comp.close()
+
+
+def test_rotating_refuses_a_table_entered_twice_and_handles_withdrawal_and_late_entry(tmp_path):
+    comp = new(str(tmp_path / "c.db"), "rummikub", list("ABCDEFGH"))
+    r1 = {"round": 1, "table": 1, "scores": {"A": 15, "B": 5, "C": -10, "D": -10}}
+    comp.record("result", r1, "ref")
+    with pytest.raises(KangleError, match="already entered"):
+        comp.record("result", r1, "ref")
+    comp.record("withdraw", {"name": "H", "from_round": 2}, "ref")
+    comp.record("register", {"name": "I", "from_round": 2}, "ref")
+    comp.record("result", {"round": 1, "table": 2, "scores": {"E": 6, "F": 2, "G": -4,
+                                                              "H": -4}}, "ref")
+    seats = [set(s.seats) for s in comp.sheets(2)]
+    # A, B move to table 2; E, F to table 1; H withdrew; I joins the smaller table
+    assert seats == [{"C", "D", "E", "F"}, {"G", "A", "B", "I"}]
+    comp.close()
+
+
+# -- the other formats ----------------------------------------------------------------------
+def test_king_of_the_hill_keeps_each_holders_run(tmp_path):
+    comp = new(str(tmp_path / "k.db"), "kangle", ["Ann", "Bo", "Cy", "Di"])
+    for holder, challenger, winner in [("Ann", "Bo", "Ann"), ("Ann", "Cy", "Ann"),
+                                       ("Ann", "Di", "Di"), ("Di", "Bo", "Di")]:
+        comp.record("match", {"holder": holder, "challenger": challenger, "winner": winner}, "r")
+    with pytest.raises(KangleError, match="Di holds the stage"):
+        comp.record("match", {"holder": "Ann", "challenger": "Cy", "winner": "Ann"}, "r")
+    s = comp.standings()
+    assert [(r.name, r.values["longest run"]) for r in s.rows[:2]] == [("Ann", 2), ("Di", 1)]
+    assert "holds the stage now: Di" in s.notes
+    comp.close()
+
+
+def ttr(players, winner_routes):
+    routes = {winner_routes: [["Seattle", "Portland"], ["Portland", "San Francisco", "green"]]}
+    return {"game": "tickettoride", "players": [{"name": p, "routes": routes.get(p, [])}
+                                                 for p in players]}
+
+
+def test_league_placement_points_final_and_refusals(tmp_path):
+    comp = new(str(tmp_path / "l.db"), "tickettoride", list("ABCDEFGH"), finalists=2,
+               games_each=1)
+    comp.record("game", {"stage": "league", "result": ttr("ABCD", "A")}, "r")
+    comp.record("game", {"stage": "league", "result": ttr("EFGH", "F")}, "r")
+    with pytest.raises(KangleError, match="already played 1"):
+        comp.record("game", {"stage": "league", "result": ttr("ABCD", "B")}, "r")
+    with pytest.raises(KangleError, match="did not qualify"):
+        comp.record("game", {"stage": "final", "result": ttr("AB", "B")}, "r")
+    comp.record("game", {"stage": "final", "result": ttr("AF", "F")}, "r")
+    s = comp.standings()
+    assert [r.name for r in s.rows] == ["F", "A"]
+    league = s.sections[0]
+    assert league.rows[0].values["points"] == 10 and league.rows[2].values["points"] == 5
+    comp.close()
+
+
+def sgs_result(a, b, winner):
+    def camp(name, dead):
+        return {"name": name, "generals": [
+            {"name": f"{name}c", "role": "commander", "max_hp": 5, "hp": 0 if dead else 3},
+            {"name": f"{name}1", "role": "vanguard", "max_hp": 4, "hp": 2},
+            {"name": f"{name}2", "role": "vanguard", "max_hp": 4, "hp": 2}]}
+    return {"game": "sanguosha", "ended_by": "commander_killed",
+            "camps": [camp(a, winner != a), camp(b, winner != b)]}
+
+
+def test_groups_round_robin_knockout_and_best_of_three_final(tmp_path):
+    teams = [f"T{i:02d}" for i in range(1, 17)]
+    comp = new(str(tmp_path / "s.db"), "sanguosha", teams)
+    comp.draw(None)
+    groups = next(e.data["groups"] for e in comp.entries() if e.kind == "groups")
+    assert sorted(t for g in groups.values() for t in g) == teams
+    strength = {t: i for i, t in enumerate(teams)}  # higher number always wins
+    for g, members in groups.items():
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                w = max(a, b, key=strength.get)
+                comp.record("match", {"stage": "group", "group": g, "teams": [a, b],
+                                      "result": sgs_result(a, b, w)}, "r")
+    with pytest.raises(KangleError, match="already entered"):
+        a, b = groups["A"][:2]
+        comp.record("match", {"stage": "group", "group": "A", "teams": [a, b], "winner": a}, "r")
+
+    def play(stage, games=1):
+        line = next(n for n in comp.standings().notes if n.startswith(stage + ":"))
+        a, b = line.split(": ")[1].split(" — ")[0].split(" v ")
+        w = max(a, b, key=strength.get)
+        for _ in range(games):
+            comp.record("match", {"stage": stage, "teams": [a, b], "winner": w}, "r")
+        return w
+
+    for q in ("qf1", "qf2", "qf3", "qf4", "sf1", "sf2"):
+        play(q)
+    with pytest.raises(KangleError, match="final is"):
+        comp.record("match", {"stage": "final", "teams": ["T01", "T02"], "winner": "T01"}, "r")
+    play("third", games=2)
+    champion = play("final", games=2)
+    rows = comp.standings().rows
+    assert rows[0].name == champion == "T16"
+    assert [r.rank for r in rows] == [1, 2, 3, 4]
+    comp.close()
+
+
+def test_elimination_rounds_merge_survivors_and_rank_days(tmp_path):
+    players = [{"name": f"{g}{d}", "day": f"Day {d}", "group": g} for d in range(1, 7)
+               for g in "AB"]
+    comp = Competition.create(str(tmp_path / "u.db"), "uno", None, {}, players, "t")
+    big = ["wild"] * 4 + ["wild4"]  # 250: out at once
+    for g in "AB":
+        for d in (1, 2, 3):
+            comp.record("hand", {"round": 1, "group": g, "out": f"{g}6",
+                                 "held": {f"{g}{d}": big}}, "r")
+    with pytest.raises(KangleError, match="is over"):
+        comp.record("hand", {"round": 1, "group": "A", "out": "A6", "held": {"A4": ["1"]}}, "r")
+    with pytest.raises(KangleError, match="not playing"):
+        comp.record("hand", {"round": 2, "out": "A1", "held": {"B4": ["1"]}}, "r")
+    comp.record("hand", {"round": 2, "out": "A6", "held": {"B4": big, "A4": ["9"]}}, "r")
+    rows = comp.standings().rows
+    # Days 5 and 6 lost nothing; Day 4 = -9 + -200 (capped); Days 1-3 = -400 each, ordered
+    # by whose player was eliminated later
+    assert [(r.name, r.rank) for r in rows][2:] == [("Day 4", 3), ("Day 3", 4), ("Day 2", 5),
+                                                    ("Day 1", 6)]
+    assert {r.name for r in rows[:2]} == {"Day 5", "Day 6"} and rows[1].rank == 1
+    comp.close()
+
+
+def zpy_round(seats, dealer):
+    return {"game": "zhaopengyou", "seats": seats,
+            "games": [{"dealer": dealer, "friend": None, "defender_points": 100}]}
+
+
+def test_rank_point_rounds_with_drawn_seats_and_a_late_penalty(tmp_path):
+    players = [f"p{i}" for i in range(10)]
+    comp = new(str(tmp_path / "z.db"), "zhaopengyou", players)
+    comp.draw(1)
+    tables = next(e.data["tables"] for e in comp.entries() if e.kind == "seating")
+    assert sorted(p for t in tables for p in t) == sorted(players)
+    for t, seats in enumerate(tables, start=1):
+        comp.record("table_round", {"round": 1, "table": t, "result": zpy_round(seats, seats[0])},
+                    "r")
+    comp.record("penalty", {"name": tables[0][0], "round": 1, "points": -20, "reason": "late"},
+                "r")
+    s = comp.standings()
+    by_name = {r.name: r.values for r in s.rows}
+    assert by_name[tables[1][0]]["rank points"] == 5  # dealer 1 v 4 won: +2 levels, 1st
+    assert by_name[tables[0][0]]["rank points"] == 5 - 20
+    comp.close()
+
+
+def test_reports_every_form(tmp_path):
+    comp = new(str(tmp_path / "k.db"), "kangle", ["Ann", "Bo"])
+    comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Bo"}, "r")
+    s = comp.standings()
+    assert "Bo" in report.text(s) and report.to_csv(s).startswith("section,rank,name")
+    assert '"schema": "kangle.standings/1"' in report.to_json(s)
+    page = report.to_html(s, "擂台 <final>")
+    assert page.startswith("<!DOCTYPE html>") and "&lt;final&gt;" in page
+    sheets = report.sheets_html(comp.sheets(2), "擂台")
+    assert "Referee" in sheets and "Bo" in sheets
+    assert [e.seq for e in comp.trace("Bo")] == [3]
+    comp.close()
