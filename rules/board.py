@@ -43,6 +43,8 @@ class Board:
     piece_mass: float
     striker_diameter: float
     striker_mass: float
+    piece_thickness: float = 6.0
+    striker_thickness: float = 7.0
     source: str = ""
 
     # -- derived sizes -------------------------------------------------------------
@@ -61,6 +63,10 @@ class Board:
 
     def radius_of(self, piece: str) -> float:
         return self.striker_radius if piece in ("RS", "BS") else self.piece_radius
+
+    def thickness_of(self, piece: str) -> float:
+        """Height of the piece's top face above the playing surface, mm."""
+        return self.striker_thickness if piece in ("RS", "BS") else self.piece_thickness
 
     def mass_of(self, piece: str) -> float:
         """Mass in grams."""
@@ -179,6 +185,8 @@ def board_from_table(data: dict, source: str) -> Board:
         piece_mass=pieces.positive("mass_g"),
         striker_diameter=striker.positive("diameter_mm"),
         striker_mass=striker.positive("mass_g"),
+        piece_thickness=pieces.positive("thickness_mm", 6.0),
+        striker_thickness=striker.positive("thickness_mm", 7.0),
         source=source,
     )
     for section in (top, surface, holes, circles, rings, pieces, striker):

@@ -1,0 +1,142 @@
+"""A top-down view of the board from a camera frame, and the colour features on it.
+
+The rectified image shows the board from straight above, ``scale`` pixels per
+millimetre, on the plane at the pieces' top faces (so each piece is a true circle of
+its real radius). Pixel (i, j) is the board point x = j/scale - extent,
+y = extent - i/scale.
+
+Features: ``ratio`` — a pixel's brightness over the brightness of the board around it
+(the background: a grey closing with a kernel wider than a piece, computed for the
+playing surface and the rim separately so neither bleeds into the other); ``redness``
+— red's share of R+G+B minus the background's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.camera import Camera
+from rules.board import CORNERS, Board
+
+
+@dataclass
+class Features:
+    """The rectified view and its board background. ``ratio`` and ``redness`` (whole
+    images) are for calibration; detection asks only at the pixels it needs."""
+
+    image: np.ndarray  # rectified BGR, uint8
+    grey: np.ndarray  # uint8
+    background: np.ndarray  # uint8: the board's brightness under each pixel
+    board_red: np.ndarray  # float32: the board's red share under each pixel
+
+    @property
+    def ratio(self) -> np.ndarray:
+        return self.grey.astype(np.float32) / np.maximum(self.background, 1).astype(np.float32)
+
+    @property
+    def redness(self) -> np.ndarray:
+        img = self.image.astype(np.float32)
+        return img[:, :, 2] / (img.sum(axis=2) + 1) - self.board_red
+
+    def ratio_at(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        return self.grey[rows, cols] / np.maximum(self.background[rows, cols], 1.0)
+
+    def redness_at(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        px = self.image[rows, cols].astype(np.float32)
+        return px[:, 2] / (px.sum(axis=1) + 1) - self.board_red[rows, cols]
+
+    def pieces(self, ratio_below: float, redness_above: float, allowed: np.ndarray
+               ) -> np.ndarray:
+        """Pixels that belong to a piece: much darker than the board (black pieces, and
+        the sides of all pieces) or much redder (red pieces, whose brightness under warm
+        light can match the wood's); the printed marks inside a piece are filled in.
+        Integer arithmetic throughout: this runs on every frame."""
+        dark = self.grey < cv2.convertScaleAbs(self.background, alpha=ratio_below)
+        b, g, r = cv2.split(self.image)
+        total = b.astype(np.uint16) + g + r
+        limit = ((self.board_red + redness_above) * 1024).astype(np.uint16)
+        red = (r.astype(np.uint32) * 1024) > (limit.astype(np.uint32) * total)
+        mask = ((dark | red) & (allowed > 0)).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE)
+        return fill_holes(mask)
+
+
+_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill the gaps a piece's printed mark leaves inside its blob, but not the board
+    areas the board's own lines enclose: thin lines are opened away first, so only the
+    gaps inside blobs are out of reach of a flood fill from the corner."""
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+    reach = np.zeros((mask.shape[0] + 2, mask.shape[1] + 2), np.uint8)
+    flooded = opened.copy()
+    cv2.floodFill(flooded, reach, (0, 0), 1)
+    return opened | (1 - flooded)
+
+
+_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+class Rectifier:
+    def __init__(self, camera: Camera, board: Board, scale: float = 1.0, z: float | None = None):
+        self.camera, self.board, self.scale = camera, board, scale
+        self.z = board.piece_thickness if z is None else z
+        self.extent = board.half + board.rim_width + 4.0
+        n = int(round(2 * self.extent * scale))
+        self.size = n
+        coords = (np.arange(n) + 0.5) / scale - self.extent
+        xx, yy = np.meshgrid(coords, -coords)
+        pix = camera.project(np.column_stack([xx.ravel(), yy.ravel(), np.full(xx.size, self.z)]))
+        mx = pix[:, 0].reshape(n, n).astype(np.float32)
+        my = pix[:, 1].reshape(n, n).astype(np.float32)
+        self.map1, self.map2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+        r = np.abs(np.maximum(np.abs(xx), np.abs(yy)))
+        self.surface = (r <= board.half).astype(np.uint8)
+        self.rim = ((r > board.half) & (r <= board.half + board.rim_width)).astype(np.uint8)
+        holes = np.zeros((n, n), np.uint8)
+        for c in CORNERS:
+            cv2.circle(holes, self.to_px(*board.hole_centre(c)),
+                       int(round((board.hole_diameter / 2 + 2) * scale)), 1, -1)
+        self.holes = holes
+        self.allowed = ((self.surface | self.rim) & (1 - holes)).astype(np.uint8)
+        k = int(round(2.6 * board.striker_radius * scale / 4)) | 1
+        self._small_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
+        self._surface_small = cv2.resize(self.surface, quarter, interpolation=cv2.INTER_NEAREST)
+        self._rim_small = cv2.resize(self.rim, quarter, interpolation=cv2.INTER_NEAREST)
+
+    def to_px(self, x: float, y: float) -> tuple[int, int]:
+        return (int(round((x + self.extent) * self.scale - 0.5)),
+                int(round((self.extent - y) * self.scale - 0.5)))
+
+    def to_mm(self, col: float, row: float) -> tuple[float, float]:
+        return ((col + 0.5) / self.scale - self.extent, self.extent - (row + 0.5) / self.scale)
+
+    def features(self, frame: np.ndarray) -> Features:
+        rect = cv2.remap(frame, self.map1, self.map2, cv2.INTER_LINEAR)
+        grey = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(grey, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        small_rect = cv2.resize(rect, (small.shape[1], small.shape[0]),
+                                interpolation=cv2.INTER_AREA).astype(np.float32)
+        small_red = small_rect[:, :, 2] / (small_rect.sum(axis=2) + 1)
+        background = np.zeros_like(small)
+        board_red = np.zeros(small.shape, np.float32)
+        for region in (self._surface_small, self._rim_small):
+            inside = region.astype(bool)
+            level = int(np.median(small[inside]))
+            fill = np.where(inside, small, level).astype(np.uint8)
+            closed = cv2.morphologyEx(fill, cv2.MORPH_CLOSE, self._small_kernel)
+            background[inside] = closed[inside]
+            light = inside & (small > 0.75 * closed)
+            board_red[inside] = float(np.median(small_red[light])) if light.any() else 0.33
+        size = (grey.shape[1], grey.shape[0])
+        background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
+        board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
+        return Features(rect, grey, background, board_red)

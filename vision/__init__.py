@@ -1,0 +1,2 @@
+"""Computer vision: the synthetic scene renderer, per-frame detection, tracking and shot
+segmentation, and reading Rummikub tiles."""

@@ -1,0 +1,132 @@
+"""Per-frame detection: every piece and striker on the board, in board millimetres.
+
+On the rectified view (calibration.rectify) a pixel is "piece" when it is much darker
+than the board around it (the venue's colour model sets how much). Touching pieces
+are split at the saddles of the distance transform; each peak is a candidate, whose
+pixels (those nearer to it than to any other peak) give its centre as their centroid.
+A piece's visible side stretches its blob towards the camera, which moves that
+centroid by half the stretch; the camera's position undoes it exactly. Colour comes
+from the colour model, kind (piece or striker) from the blob's width.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.colour import ColourModel
+from calibration.profile import Calibration
+from calibration.rectify import Rectifier
+from rules.errors import KangleError
+
+
+@dataclass(frozen=True)
+class Detection:
+    colour: str  # "red" | "black"
+    kind: str  # "piece" | "striker"
+    x: float  # board mm
+    y: float
+    where: str  # "surface" | "rim" | "hole"
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {"colour": self.colour, "kind": self.kind, "pos": [round(self.x, 2),
+                                                                  round(self.y, 2)],
+                "where": self.where, "confidence": round(self.confidence, 3)}
+
+
+class Detector:
+    def __init__(self, calibration: Calibration, scale: float = 0.7):
+        self.cal = calibration
+        self.board = calibration.board
+        self.colours: ColourModel = calibration.colours
+        self.rect = Rectifier(calibration.camera, self.board, scale)
+        cam = calibration.camera
+        centre = -cam.rotation.T @ np.asarray(cam.tvec, float)
+        self.nadir = centre[:2]
+        self.height = float(centre[2])
+        s = scale
+        self.r_piece = self.board.piece_radius * s
+        self.r_striker = self.board.striker_radius * s
+        k = int(self.r_piece * 1.1) | 1
+        self.peak_kernel = np.ones((k, k), np.uint8)
+
+    def detect(self, frame: np.ndarray) -> list[Detection]:
+        h, w = frame.shape[:2]
+        if (w, h) != tuple(self.cal.camera.size):
+            raise KangleError(f"the frame is {w}x{h} but the calibration was made for "
+                              f"{self.cal.camera.size[0]}x{self.cal.camera.size[1]}: use the "
+                              "calibration of this camera and resolution")
+        f = self.rect.features(frame)
+        mask = f.pieces(self.colours.ratio_threshold, self.colours.redness_threshold,
+                        self.rect.allowed)
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        peaks = (dist >= 0.6 * self.r_piece) & (dist >= cv2.dilate(dist, self.peak_kernel))
+        n, _, stats, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8))
+        if n < 2:
+            return []
+        spots = centres[1:]
+        strength = dist[spots[:, 1].astype(int), spots[:, 0].astype(int)]
+        kept: list[tuple[float, float]] = []
+        limit = (0.9 * self.r_piece) ** 2
+        for i in np.argsort(-strength):  # strongest first; one peak per piece
+            x, y = spots[i]
+            if all((x - a) ** 2 + (y - b) ** 2 > limit for a, b in kept):
+                kept.append((float(x), float(y)))
+        pts = np.array(kept)
+        gaps = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+        reach = self.r_striker + 6 * self.rect.scale
+        near = [np.flatnonzero((gaps[k] < 2 * reach) & (gaps[k] > 0)) for k in range(len(kept))]
+        return [d for d in (self._measure(mask, dist, f, kept, k, near[k])
+                            for k in range(len(kept))) if d is not None]
+
+    def _measure(self, mask, dist, f, peaks, k, neighbours) -> Detection | None:
+        cx, cy = peaks[k]
+        reach = self.r_striker + 6 * self.rect.scale
+        x0, x1 = int(max(cx - reach, 0)), int(min(cx + reach + 1, mask.shape[1]))
+        y0, y1 = int(max(cy - reach, 0)), int(min(cy + reach + 1, mask.shape[0]))
+        ys, xs = np.nonzero(mask[y0:y1, x0:x1])
+        if not len(xs):
+            return None
+        xs = xs + x0
+        ys = ys + y0
+        own = (xs - cx) ** 2 + (ys - cy) ** 2
+        for j in neighbours:  # keep the pixels nearer this peak than any neighbour's
+            ox, oy = peaks[j]
+            mine = own <= (xs - ox) ** 2 + (ys - oy) ** 2
+            xs, ys, own = xs[mine], ys[mine], own[mine]
+        width = float(dist[int(round(cy)), int(round(cx))])
+        kind = "striker" if width > (self.r_piece + self.r_striker) / 2 else "piece"
+        radius = self.r_striker if kind == "striker" else self.r_piece
+        if width > radius * 1.35:
+            return None  # wider than any piece: a hand or a cue
+        core = (xs - cx) ** 2 + (ys - cy) ** 2 <= (0.6 * radius) ** 2
+        colour, confidence = self.colours.classify(
+            float(f.ratio_at(ys[core], xs[core]).mean()),
+            float(f.redness_at(ys[core], xs[core]).mean()))
+        if colour is None:
+            return None
+        fill = len(xs) / (math.pi * radius ** 2)
+        confidence *= float(np.clip(fill, 0, 1))
+        x, y = self.rect.to_mm(float(xs.mean()), float(ys.mean()))
+        x, y = self._undo_side(x, y, kind)
+        return Detection(colour, kind, x, y, self._where(x, y), confidence)
+
+    def _undo_side(self, x: float, y: float, kind: str) -> tuple[float, float]:
+        """The side of a piece (height t) shows between its top face and where its base
+        projects, d·t/H nearer the camera's nadir; the blob's centroid moves half that."""
+        board = self.board
+        t = board.thickness_of("RS" if kind == "striker" else "R01")
+        d = np.array([x, y]) - self.nadir
+        shift = 0.5 * t / self.height
+        # a striker's top face is higher than the plane rectified at: bring it down
+        lift = (t - self.rect.z) / (self.height - t)
+        x, y = self.nadir + d * (1 + shift) * (1 - lift)
+        return float(x), float(y)
+
+    def _where(self, x: float, y: float) -> str:
+        region = self.board.region(x, y)
+        return {"surface": "surface", "hole": "hole"}.get(region, "rim")

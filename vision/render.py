@@ -1,0 +1,257 @@
+"""The synthetic scene renderer: camera frames of the board with exact ground truth.
+
+A top-down texture of the board (frame, surface, lines, circles, rings, holes) is
+drawn in board millimetres and warped into the camera through its pose and lens
+distortion; each piece is then drawn where its top face (at its thickness above the
+surface) projects, with its side, its printed mark and a soft shadow. Lighting
+gradients, noise, blur, JPEG compression and occluding hands or cues make the frames
+look like a venue's. Tests, benchmarks and the demo all use it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from calibration.camera import Camera
+from rules.board import CORNERS, Board
+from rules.pieces import colour_of, is_striker
+
+TEXTURE_PX_PER_MM = 2.0
+SURFACE_BGR = (150, 196, 226)
+FRAME_BGR = (40, 62, 96)
+LINE_BGR = (45, 70, 110)
+FLOOR_BGR = (70, 70, 70)
+PIECE_BGR = {"red": (40, 38, 175), "black": (32, 32, 32)}
+MARK_BGR = {"red": (150, 200, 235), "black": (140, 190, 220)}
+
+
+@dataclass
+class Look:
+    """How a frame looks: every field is a nuisance the detector must survive."""
+
+    light_gradient: float = 0.0  # fraction of brightness change across the board
+    light_warmth: float = 0.0  # -1 cold … +1 warm
+    noise: float = 0.0  # Gaussian noise, grey levels
+    blur: float = 0.0  # Gaussian blur sigma, pixels
+    jpeg: int = 0  # JPEG quality (0: no compression)
+    shadow: float = 0.35  # shadow darkness under pieces
+    occluders: int = 0  # hands or cues over the board
+    seed: int = 0
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, occluders: bool = True) -> Look:
+        return cls(light_gradient=float(rng.uniform(0, 0.35)),
+                   light_warmth=float(rng.uniform(-0.6, 0.6)),
+                   noise=float(rng.uniform(0.5, 5)), blur=float(rng.uniform(0, 1.0)),
+                   jpeg=int(rng.choice([0, 70, 85, 95])), shadow=float(rng.uniform(0.15, 0.45)),
+                   occluders=int(rng.random() < 0.15) if occluders else 0,
+                   seed=int(rng.integers(1 << 30)))
+
+
+@dataclass
+class Rendered:
+    image: np.ndarray
+    camera: Camera
+    pieces: dict[str, tuple[float, float]]
+    hidden: set[str] = field(default_factory=set)  # pieces mostly covered by an occluder
+
+
+def board_texture(board: Board, scale: float = TEXTURE_PX_PER_MM,
+                  rng: np.random.Generator | None = None) -> np.ndarray:
+    """The empty board seen from straight above, ``scale`` px per mm, centre at the
+    image centre; one margin of floor around the frame."""
+    outer = board.half + board.rim_width
+    margin = 400.0
+    size = int(round(2 * (outer + margin) * scale))
+    img = np.full((size, size, 3), FLOOR_BGR, np.uint8)
+
+    def px(x, y):
+        return (int(round((x + outer + margin) * scale)), int(round((outer + margin - y) * scale)))
+
+    def r(mm):
+        return max(1, int(round(mm * scale)))
+
+    cv2.rectangle(img, px(-outer, outer), px(outer, -outer), FRAME_BGR, -1)
+    cv2.rectangle(img, px(-board.half, board.half), px(board.half, -board.half), SURFACE_BGR, -1)
+    if rng is not None:  # faint wood grain
+        grain = rng.normal(0, 1, (size // 8, 1)).astype(np.float32)
+        grain = cv2.resize(cv2.GaussianBlur(grain, (1, 9), 3), (size, size))
+        img = np.clip(img.astype(np.float32) + 6 * grain[..., None], 0, 255).astype(np.uint8)
+    thick = r(2.0)
+    centres = {c: board.circle_centre(c) for c in CORNERS}
+    for a, b in (("SW", "SE"), ("NW", "NE"), ("SW", "NW"), ("SE", "NE")):
+        cv2.line(img, px(*centres[a]), px(*centres[b]), LINE_BGR, thick, cv2.LINE_AA)
+    for c in CORNERS:
+        cv2.circle(img, px(*centres[c]), r(board.circle_diameter / 2), SURFACE_BGR, -1,
+                   cv2.LINE_AA)
+        cv2.circle(img, px(*centres[c]), r(board.circle_diameter / 2), LINE_BGR, thick,
+                   cv2.LINE_AA)
+        cv2.circle(img, px(*board.hole_centre(c)), r(board.hole_diameter / 2), (12, 12, 12), -1,
+                   cv2.LINE_AA)
+    cv2.circle(img, px(0, 0), r(board.penalty_diameter / 2), LINE_BGR, thick, cv2.LINE_AA)
+    cv2.circle(img, px(0, 0), r(board.inner_diameter / 2), LINE_BGR, thick, cv2.LINE_AA)
+    return img
+
+
+class Renderer:
+    """Renders frames of one board through cameras; the texture is made once."""
+
+    def __init__(self, board: Board, seed: int = 0):
+        self.board = board
+        self.texture = board_texture(board, rng=np.random.default_rng(seed))
+        self.outer = board.half + board.rim_width + 400.0
+        self._maps: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _warp_maps(self, camera: Camera) -> tuple[np.ndarray, np.ndarray]:
+        key = (camera.size, camera.matrix.tobytes(), camera.dist.tobytes(),
+               np.asarray(camera.rvec).tobytes(), np.asarray(camera.tvec).tobytes())
+        if key not in self._maps:
+            w, h = camera.size
+            u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+            xy = camera.to_board(np.column_stack([u.ravel(), v.ravel()]))
+            mx = ((xy[:, 0] + self.outer) * TEXTURE_PX_PER_MM).reshape(h, w).astype(np.float32)
+            my = ((self.outer - xy[:, 1]) * TEXTURE_PX_PER_MM).reshape(h, w).astype(np.float32)
+            if len(self._maps) > 8:
+                self._maps.clear()
+            self._maps[key] = (mx, my)
+        return self._maps[key]
+
+    def render(self, camera: Camera, pieces: dict[str, tuple[float, float]],
+               look: Look | None = None, rotations: dict[str, float] | None = None) -> Rendered:
+        """A frame of ``pieces`` (id → board mm) through ``camera``."""
+        look = look or Look()
+        rng = np.random.default_rng(look.seed)
+        mx, my = self._warp_maps(camera)
+        img = cv2.remap(self.texture, mx, my, cv2.INTER_LINEAR, borderValue=FLOOR_BGR)
+        img = img.astype(np.float32)
+        self._shadows(img, camera, pieces, look)
+        for pid in sorted(pieces, key=lambda p: -pieces[p][1]):  # far pieces first
+            angle = (rotations or {}).get(pid, (hash(pid) % 360) * 1.0)
+            self._piece(img, camera, pid, pieces[pid], angle)
+        hidden = self._occluders(img, camera, pieces, look, rng) if look.occluders else set()
+        img = self._light(img, camera, look)
+        if look.blur > 0.05:
+            img = cv2.GaussianBlur(img, (0, 0), look.blur)
+        if look.noise > 0:
+            img += rng.normal(0, look.noise, img.shape).astype(np.float32)
+        out = np.clip(img, 0, 255).astype(np.uint8)
+        if look.jpeg:
+            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        return Rendered(out, camera, dict(pieces), hidden)
+
+    # -- parts of a frame ----------------------------------------------------------------
+    def _outline(self, camera: Camera, pos, radius: float, z: float, n: int = 40) -> np.ndarray:
+        a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        pts = np.column_stack([pos[0] + radius * np.cos(a), pos[1] + radius * np.sin(a),
+                               np.full(n, z)])
+        return camera.project(pts)
+
+    def _shadows(self, img, camera, pieces, look) -> None:
+        if not pieces or look.shadow <= 0:
+            return
+        mask = np.zeros(img.shape[:2], np.float32)
+        for pid, pos in pieces.items():
+            r = self.board.radius_of(pid)
+            poly = self._outline(camera, (pos[0] + 3, pos[1] - 4), r * 1.05, 0.0, 24)
+            cv2.fillPoly(mask, [np.round(poly * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
+        mask = cv2.GaussianBlur(mask, (0, 0), 3)
+        img *= (1 - look.shadow * mask)[..., None]
+
+    def _piece(self, img, camera, pid: str, pos, angle: float) -> None:
+        colour = colour_of(pid)
+        r, z = self.board.radius_of(pid), self.board.thickness_of(pid)
+        base = np.array(PIECE_BGR[colour], np.float32)
+        bottom = self._outline(camera, pos, r, 0.0)
+        top = self._outline(camera, pos, r, z)
+        side = cv2.convexHull(np.vstack([bottom, top]).astype(np.float32))
+        cv2.fillPoly(img, [np.round(side * 4).astype(np.int32)], tuple(float(c) for c in
+                                                                        base * 0.6),
+                     cv2.LINE_AA, shift=2)
+        cv2.fillPoly(img, [np.round(top * 4).astype(np.int32)], tuple(float(c) for c in base),
+                     cv2.LINE_AA, shift=2)
+        mark = MARK_BGR[colour]
+        ring = self._outline(camera, pos, r * 0.78, z)
+        cv2.polylines(img, [np.round(ring * 4).astype(np.int32)], True, mark, 1, cv2.LINE_AA,
+                      shift=2)
+        # the printed character (pieces) or the GOMA logo (strikers): a few strokes
+        t = math.radians(angle)
+        c, s = math.cos(t), math.sin(t)
+        strokes = ([(-0.5, 0.3, 0.5, 0.3), (0, 0.55, 0, -0.55), (-0.4, -0.25, 0.4, -0.25)]
+                   if not is_striker(pid) else
+                   [(-0.55, 0.2, -0.15, 0.2), (-0.05, 0.2, 0.3, 0.2), (-0.55, -0.2, 0.55, -0.2)])
+        for x0, y0, x1, y1 in strokes:
+            p = np.array([[pos[0] + r * (x0 * c - y0 * s), pos[1] + r * (x0 * s + y0 * c), z],
+                          [pos[0] + r * (x1 * c - y1 * s), pos[1] + r * (x1 * s + y1 * c), z]])
+            a, b = camera.project(p)
+            cv2.line(img, tuple(np.round(a * 4).astype(int)), tuple(np.round(b * 4).astype(int)),
+                     mark, 1, cv2.LINE_AA, shift=2)
+
+    def _occluders(self, img, camera, pieces, look, rng) -> set[str]:
+        hidden: set[str] = set()
+        for _ in range(look.occluders):
+            side = rng.choice(["S", "N", "E", "W"])
+            along = rng.uniform(-300, 300)
+            reach = rng.uniform(150, 420)
+            edge = self.board.half + self.board.rim_width + 150
+            start = {"S": (along, -edge), "N": (along, edge), "E": (edge, along),
+                     "W": (-edge, along)}[side]
+            direction = np.array({"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[side])
+            end = np.array(start) + direction * (edge - self.board.half + reach)
+            hand = rng.random() < 0.6
+            width = 85.0 if hand else 14.0
+            normal = np.array([-direction[1], direction[0]]) * width / 2
+            quad = np.array([start + normal, end + normal, end - normal, start - normal])
+            z = 60.0 if hand else 40.0
+            poly = camera.project(np.column_stack([quad, np.full(4, z)]))
+            colour = (120, 150, 200) if hand else (60, 100, 150)
+            cv2.fillPoly(img, [np.round(poly).astype(np.int32)], colour, cv2.LINE_AA)
+            if hand:
+                tip = camera.project(np.array([[*end, z]]))[0]
+                cv2.circle(img, tuple(np.round(tip).astype(int)),
+                           int(45 * camera.matrix[0, 0] / 1100), colour, -1, cv2.LINE_AA)
+            for pid, pos in pieces.items():
+                d = np.asarray(pos) - np.array(start)
+                along_d = float(d @ direction)
+                across = abs(float(d @ (normal / np.linalg.norm(normal))))
+                if -20 < along_d < (edge - self.board.half + reach) + (45 if hand else 10) and (
+                        across < width / 2 + self.board.radius_of(pid) * 0.2):
+                    hidden.add(pid)
+        return hidden
+
+    def _light(self, img, camera, look) -> np.ndarray:
+        h, w = img.shape[:2]
+        if look.light_gradient:
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            angle = (look.seed % 360) * np.pi / 180
+            ramp = (np.cos(angle) * (xx / w - 0.5) + np.sin(angle) * (yy / h - 0.5))
+            img *= (1 + look.light_gradient * ramp)[..., None]
+        if look.light_warmth:
+            warm = look.light_warmth * 0.12
+            img *= np.array([1 - warm, 1.0, 1 + warm], np.float32)
+        return img
+
+
+def setup_positions_with_strikers(board: Board) -> dict[str, tuple[float, float]]:
+    """The set-up position of rule 4.1, plus each striker in its owner's first circle
+    (SW for red, NE for black): the frame a venue's colour model is learnt from."""
+    pos = dict(board.setup_positions())
+    pos["RS"] = board.circle_centre("SW")
+    pos["BS"] = board.circle_centre("NE")
+    return pos
+
+
+def random_camera(rng: np.random.Generator, size=(1280, 720)) -> Camera:
+    """A plausible venue camera: 1.2-1.5 m up, up to 12° off vertical, slightly turned,
+    with some barrel distortion."""
+    return Camera.looking_down(size=size, fov_deg=float(rng.uniform(62, 72)),
+                               height_mm=float(rng.uniform(1200, 1500)),
+                               tilt_deg=float(rng.uniform(0, 12)),
+                               yaw_deg=float(rng.uniform(-6, 6)),
+                               shift_mm=(float(rng.uniform(-30, 30)), float(rng.uniform(-30, 30))),
+                               dist=(float(rng.uniform(-0.12, 0.0)), float(rng.uniform(0, 0.03)),
+                                     0.0, 0.0, 0.0))
