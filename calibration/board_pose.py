@@ -42,9 +42,11 @@ def check_frame(image: np.ndarray) -> None:
         raise KangleError("the frame is saturated: lower the camera's exposure")
 
 
-def find_board(image: np.ndarray, camera: Camera, board: Board) -> Pose:
+def find_board(image: np.ndarray, camera: Camera, board: Board, use_holes: bool = True) -> Pose:
     """The board's pose in ``image`` for a camera whose intrinsics are known (its pose
-    fields are ignored). Raises KangleError when no board is in view."""
+    fields are ignored). The holes refine it only where the board matches the profile
+    (``use_holes``); a board about to be measured is posed on its corners alone.
+    Raises KangleError when no board is in view."""
     check_frame(image)
     h, w = image.shape[:2]
     if (w, h) != tuple(camera.size):
@@ -52,26 +54,66 @@ def find_board(image: np.ndarray, camera: Camera, board: Board) -> Pose:
                           f"{camera.size[0]}x{camera.size[1]}: calibrate this camera mode")
     undist = cv2.undistort(image, camera.matrix, camera.dist)
     corners = _surface_corners(undist)
-    holes = _holes(undist, corners, board)
     hb = board.half - board.hole_inset
-    obj = [(-board.half, -board.half), (board.half, -board.half), (board.half, board.half),
-           (-board.half, board.half)]
-    img_pts = list(corners)
+    square = [(-board.half, -board.half), (board.half, -board.half), (board.half, board.half),
+              (-board.half, board.half)]
+    first = _solve(square, list(corners), camera)
+    obj, img_pts = list(square), list(corners)
+    # a hole joins the fit only where the profile puts it (a real board's may differ)
+    holes = _holes(undist, corners, board) if use_holes else [None] * 4
     for (sx, sy), hole in zip(((-1, -1), (1, -1), (1, 1), (-1, 1)), holes, strict=True):
-        if hole is not None:
+        if hole is None:
+            continue
+        at = _ideal(camera, first).to_board(np.array([hole]))[0]
+        if np.hypot(at[0] - sx * hb, at[1] - sy * hb) < 3.0:
             obj.append((sx * hb, sy * hb))
             img_pts.append(hole)
+    rvec, tvec = _solve(obj, img_pts, camera, first)
+    posed = Camera(camera.matrix, camera.dist, camera.size, rvec, tvec)
+    back = _ideal(camera, (rvec, tvec)).to_board(np.array(img_pts))
+    residual = float(np.sqrt(np.mean(np.sum((back - np.array(obj)) ** 2, axis=1))))
+    distorted = posed.project(np.column_stack([np.array(square), np.zeros(4)]))
+    return Pose(posed, residual, distorted)
+
+
+def _solve(obj, img_pts, camera: Camera, guess=None) -> tuple[np.ndarray, np.ndarray]:
+    """Pose from board points (mm, on the surface) and undistorted pixels."""
     obj3 = np.array([(x, y, 0.0) for x, y in obj])
-    ok, rvec, tvec = cv2.solvePnP(obj3, np.array(img_pts, dtype=np.float64), camera.matrix,
-                                  None, flags=cv2.SOLVEPNP_ITERATIVE)
+    pts = np.array(img_pts, dtype=np.float64)
+    if guess is None:
+        ok, rvec, tvec = cv2.solvePnP(obj3, pts, camera.matrix, None, flags=cv2.SOLVEPNP_IPPE)
+    else:
+        ok, rvec, tvec = cv2.solvePnP(obj3, pts, camera.matrix, None, guess[0].copy(),
+                                      guess[1].copy(), True, cv2.SOLVEPNP_ITERATIVE)
     if not ok:
         raise KangleError("found an outline but could not fit the board's pose to it")
+    return rvec.ravel(), tvec.ravel()
+
+
+def _ideal(camera: Camera, pose) -> Camera:
+    """The camera with its lens undone (for points found on the undistorted frame)."""
+    return Camera(camera.matrix, np.zeros(5), camera.size, pose[0], pose[1])
+
+
+def pose_from_corners(corners_px: np.ndarray, camera: Camera, board: Board) -> Pose:
+    """The pose from the four surface corners clicked by hand (SW, SE, NE, NW, pixels in
+    the frame as taken): the fallback when the board cannot be found automatically."""
+    pts = np.asarray(corners_px, dtype=np.float64).reshape(4, 1, 2)
+    if len({tuple(np.round(p[0])) for p in pts}) < 4:
+        raise KangleError("the four corners must be four different points")
+    ideal = cv2.undistortPoints(pts, camera.matrix, camera.dist, P=camera.matrix).reshape(4, 2)
+    obj = np.array([(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)], float) * [board.half,
+                                                                               board.half, 1]
+    ok, rvec, tvec = cv2.solvePnP(obj, ideal, camera.matrix, None,
+                                  flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        raise KangleError("those four points do not fit a square board: click the corners of "
+                          "the playing surface in the order SW, SE, NE, NW")
     posed = Camera(camera.matrix, camera.dist, camera.size, rvec.ravel(), tvec.ravel())
-    ideal = Camera(camera.matrix, np.zeros(5), camera.size, rvec.ravel(), tvec.ravel())
-    back = ideal.to_board(np.array(img_pts))
-    residual = float(np.sqrt(np.mean(np.sum((back - np.array(obj)) ** 2, axis=1))))
-    distorted = posed.project(np.column_stack([np.array(obj[:4]), np.zeros(4)]))
-    return Pose(posed, residual, distorted)
+    back = Camera(camera.matrix, np.zeros(5), camera.size, rvec.ravel(), tvec.ravel()
+                  ).to_board(ideal)
+    residual = float(np.sqrt(np.mean(np.sum((back - obj[:, :2]) ** 2, axis=1))))
+    return Pose(posed, residual, np.asarray(corners_px, float).reshape(4, 2))
 
 
 def _surface_corners(undist: np.ndarray) -> np.ndarray:
@@ -102,6 +144,9 @@ def _surface_corners(undist: np.ndarray) -> np.ndarray:
     h, w = grey.shape
     inside = ((points[:, 0] > 2) & (points[:, 0] < w - 3) & (points[:, 1] > 2) &
               (points[:, 1] < h - 3))  # the frame's border is no edge of the board
+    if inside.mean() < 0.5:
+        raise KangleError("no board in view: the bright region runs off the frame — is the "
+                          "whole playing surface in the picture?")
     quad = _refine(points[inside], quad)
     u, v = quad[:, 0], quad[:, 1]
     order = [np.argmin(u - v), np.argmax(u + v), np.argmax(u - v), np.argmin(u + v)]

@@ -40,6 +40,16 @@ class ColourModel:
             np.exp(-scores[best] / 40))
         return best, confidence
 
+    def classify_by_redness(self, redness: float) -> tuple[str | None, float]:
+        """For pieces off the playing surface (on the rim), where brightness against a
+        dark frame says nothing: redness against the playing surface only."""
+        (mr, sr), (mb, sb) = self.red_redness, self.black_redness
+        zr, zb = abs(redness - mr) / max(sr, 0.02), abs(redness - mb) / max(sb, 0.02)
+        if min(zr, zb) > 6:
+            return None, 0.0
+        best = "red" if zr < zb else "black"
+        return best, float(np.clip(1 - min(zr, zb) / max(zr, zb, 1e-9), 0, 1))
+
     def to_json(self) -> dict:
         return asdict(self)
 

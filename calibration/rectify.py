@@ -31,6 +31,7 @@ class Features:
     grey: np.ndarray  # uint8
     background: np.ndarray  # uint8: the board's brightness under each pixel
     board_red: np.ndarray  # float32: the board's red share under each pixel
+    surface_red: float  # the playing surface's red share (the colour model's reference)
 
     @property
     def ratio(self) -> np.ndarray:
@@ -44,9 +45,12 @@ class Features:
     def ratio_at(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         return self.grey[rows, cols] / np.maximum(self.background[rows, cols], 1.0)
 
-    def redness_at(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    def redness_at(self, rows: np.ndarray, cols: np.ndarray, surface: bool = False
+                   ) -> np.ndarray:
+        """Redness against the board under the pixels, or against the playing surface."""
         px = self.image[rows, cols].astype(np.float32)
-        return px[:, 2] / (px.sum(axis=1) + 1) - self.board_red[rows, cols]
+        board = self.surface_red if surface else self.board_red[rows, cols]
+        return px[:, 2] / (px.sum(axis=1) + 1) - board
 
     def pieces(self, ratio_below: float, redness_above: float, allowed: np.ndarray
                ) -> np.ndarray:
@@ -128,6 +132,7 @@ class Rectifier:
         small_red = small_rect[:, :, 2] / (small_rect.sum(axis=2) + 1)
         background = np.zeros_like(small)
         board_red = np.zeros(small.shape, np.float32)
+        reds = []
         for region in (self._surface_small, self._rim_small):
             inside = region.astype(bool)
             level = int(np.median(small[inside]))
@@ -135,8 +140,9 @@ class Rectifier:
             closed = cv2.morphologyEx(fill, cv2.MORPH_CLOSE, self._small_kernel)
             background[inside] = closed[inside]
             light = inside & (small > 0.75 * closed)
-            board_red[inside] = float(np.median(small_red[light])) if light.any() else 0.33
+            reds.append(float(np.median(small_red[light])) if light.any() else 0.33)
+            board_red[inside] = reds[-1]
         size = (grey.shape[1], grey.shape[0])
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
-        return Features(rect, grey, background, board_red)
+        return Features(rect, grey, background, board_red, reds[0])

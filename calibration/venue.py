@@ -16,7 +16,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from calibration.board_pose import find_board
+from calibration.board_pose import check_frame, find_board, pose_from_corners
 from calibration.camera import Camera
 from calibration.colour import learn
 from calibration.profile import Calibration
@@ -35,9 +35,13 @@ def setup_positions(board: Board) -> dict[str, tuple[float, float]]:
 
 
 def calibrate_board(frame: np.ndarray, intrinsics: Camera, board: Board,
-                    measure: bool = True, side_mm: float | None = None) -> Calibration:
-    """Pose, orientation, measured geometry (``measure``) and colours from a set-up frame."""
-    pose = find_board(frame, intrinsics, board)
+                    measure: bool = True, side_mm: float | None = None,
+                    corners_px: np.ndarray | None = None) -> Calibration:
+    """Pose, orientation, measured geometry (``measure``) and colours from a set-up frame;
+    ``corners_px`` (clicked by hand) replaces the automatic search for the board."""
+    check_frame(frame)
+    pose = (pose_from_corners(corners_px, intrinsics, board) if corners_px is not None
+            else find_board(frame, intrinsics, board, use_holes=not measure))
     camera = orient(frame, pose.camera, board)
     if measure:
         camera, board = measure_board(frame, camera, board, side_mm)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kangle import eventcmd, gamecmd, replaycmd, scorecmd, simcmd
+from kangle import eventcmd, gamecmd, replaycmd, scorecmd, simcmd, visioncmd
 from rules.errors import KangleError
 
 _F = argparse.RawDescriptionHelpFormatter
@@ -47,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     replaycmd.add_parser(sub, _F)
     scorecmd.add_parser(sub, _F)
     eventcmd.add_parser(sub, _F)
+    visioncmd.add_parsers(sub, _F)
 
     d = sub.add_parser("demo", formatter_class=_F, help="play the bundled sample game",
                        description="Play a scripted game through the referee engine and print "

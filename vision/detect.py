@@ -63,27 +63,51 @@ class Detector:
         f = self.rect.features(frame)
         mask = f.pieces(self.colours.ratio_threshold, self.colours.redness_threshold,
                         self.rect.allowed)
-        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        # A peak that is no piece's centre — too few pixels fall to it, or their centroid
+        # is well off the peak (the filled middle of three touching pieces) — is cut out
+        # of the mask, so that the pieces around it get peaks of their own, and the frame
+        # is looked at again.
+        for _ in range(4):
+            dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+            kept = self._strongest_apart(self._peaks(dist))
+            found = self._measure_all(mask, dist, f, kept)
+            weak = [kept[k] for k, d in enumerate(found) if d is not None and not d[1]]
+            if not weak:
+                break
+            for x, y in weak:
+                cv2.circle(mask, (int(round(x)), int(round(y))),
+                           int(round(0.3 * self.r_piece)), 0, -1)
+        return [d for d, centred in filter(None, found) if centred]
+
+    def _peaks(self, dist: np.ndarray) -> list[tuple[float, float]]:
+        """Local maxima of the distance transform wide enough to be a piece, strongest
+        first (a plateau counts once, at its centre)."""
         peaks = (dist >= 0.6 * self.r_piece) & (dist >= cv2.dilate(dist, self.peak_kernel))
-        n, _, stats, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8))
-        if n < 2:
-            return []
+        n, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8))
         spots = centres[1:]
         strength = dist[spots[:, 1].astype(int), spots[:, 0].astype(int)]
+        return [tuple(spots[i]) for i in np.argsort(-strength)]
+
+    def _strongest_apart(self, spots: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        """Peaks strongest first, each at least most of a piece's radius from those kept."""
         kept: list[tuple[float, float]] = []
         limit = (0.9 * self.r_piece) ** 2
-        for i in np.argsort(-strength):  # strongest first; one peak per piece
-            x, y = spots[i]
+        for x, y in spots:
             if all((x - a) ** 2 + (y - b) ** 2 > limit for a, b in kept):
                 kept.append((float(x), float(y)))
+        return kept
+
+    def _measure_all(self, mask, dist, f, kept):
+        if not kept:
+            return []
         pts = np.array(kept)
         gaps = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
         reach = self.r_striker + 6 * self.rect.scale
         near = [np.flatnonzero((gaps[k] < 2 * reach) & (gaps[k] > 0)) for k in range(len(kept))]
-        return [d for d in (self._measure(mask, dist, f, kept, k, near[k])
-                            for k in range(len(kept))) if d is not None]
+        return [self._measure(mask, dist, f, kept, k, near[k]) for k in range(len(kept))]
 
-    def _measure(self, mask, dist, f, peaks, k, neighbours) -> Detection | None:
+    def _measure(self, mask, dist, f, peaks, k, neighbours) -> tuple[Detection, bool] | None:
+        """The detection at peak ``k``, and whether the peak looks like a piece's centre."""
         cx, cy = peaks[k]
         reach = self.r_striker + 6 * self.rect.scale
         x0, x1 = int(max(cx - reach, 0)), int(min(cx + reach + 1, mask.shape[1]))
@@ -104,16 +128,21 @@ class Detector:
         if width > radius * 1.35:
             return None  # wider than any piece: a hand or a cue
         core = (xs - cx) ** 2 + (ys - cy) ** 2 <= (0.6 * radius) ** 2
-        colour, confidence = self.colours.classify(
-            float(f.ratio_at(ys[core], xs[core]).mean()),
-            float(f.redness_at(ys[core], xs[core]).mean()))
+        if self.rect.surface[int(round(cy)), int(round(cx))]:
+            colour, confidence = self.colours.classify(
+                float(f.ratio_at(ys[core], xs[core]).mean()),
+                float(f.redness_at(ys[core], xs[core]).mean()))
+        else:  # on the rim
+            colour, confidence = self.colours.classify_by_redness(
+                float(f.redness_at(ys[core], xs[core], surface=True).mean()))
         if colour is None:
             return None
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= float(np.clip(fill, 0, 1))
-        x, y = self.rect.to_mm(float(xs.mean()), float(ys.mean()))
-        x, y = self._undo_side(x, y, kind)
-        return Detection(colour, kind, x, y, self._where(x, y), confidence)
+        mx, my = float(xs.mean()), float(ys.mean())
+        centred = fill >= 0.6 and (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2
+        x, y = self._undo_side(*self.rect.to_mm(mx, my), kind)
+        return Detection(colour, kind, x, y, self._where(x, y), confidence), centred
 
     def _undo_side(self, x: float, y: float, kind: str) -> tuple[float, float]:
         """The side of a piece (height t) shows between its top face and where its base

@@ -11,6 +11,7 @@ look like a venue's. Tests, benchmarks and the demo all use it.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 
 import cv2
@@ -130,7 +131,7 @@ class Renderer:
         img = img.astype(np.float32)
         self._shadows(img, camera, pieces, look)
         for pid in sorted(pieces, key=lambda p: -pieces[p][1]):  # far pieces first
-            angle = (rotations or {}).get(pid, (hash(pid) % 360) * 1.0)
+            angle = (rotations or {}).get(pid, float(zlib.crc32(pid.encode()) % 360))
             self._piece(img, camera, pid, pieces[pid], angle)
         hidden = self._occluders(img, camera, pieces, look, rng) if look.occluders else set()
         img = self._light(img, camera, look)
@@ -255,3 +256,23 @@ def random_camera(rng: np.random.Generator, size=(1280, 720)) -> Camera:
                                shift_mm=(float(rng.uniform(-30, 30)), float(rng.uniform(-30, 30))),
                                dist=(float(rng.uniform(-0.12, 0.0)), float(rng.uniform(0, 0.03)),
                                      0.0, 0.0, 0.0))
+
+
+def render_chessboard(camera: Camera, pattern: tuple[int, int], square_mm: float,
+                      noise: float = 1.0, seed: int = 0) -> np.ndarray:
+    """A photo of a printed chessboard (``pattern`` inner corners, squares of
+    ``square_mm``) lying at the camera's board pose, its first inner corner at the
+    origin, through the camera's lens — for testing camera calibration."""
+    w, h = camera.size
+    u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    xy = camera.to_board(np.column_stack([u.ravel(), v.ravel()])) / square_mm + 1
+    cols, rows = pattern[0] + 1, pattern[1] + 1
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < cols) & (xy[:, 1] >= 0) & (xy[:, 1] < rows)
+    white = ((np.floor(xy[:, 0]) + np.floor(xy[:, 1])) % 2 == 0) | ~inside
+    margin = (xy[:, 0] > -1) & (xy[:, 0] < cols + 1) & (xy[:, 1] > -1) & (xy[:, 1] < rows + 1)
+    img = np.where(white, 230.0, 25.0)
+    img = np.where(margin, img, 110.0).reshape(h, w)
+    # 4x supersampling at the square edges is approximated by a light blur
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    img += np.random.default_rng(seed).normal(0, noise, img.shape)
+    return cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)

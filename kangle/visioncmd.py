@@ -1,0 +1,149 @@
+"""`kangle calibrate camera|board` and `kangle detect`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.intrinsics import calibrate_camera, default_intrinsics, load_intrinsics
+from calibration.profile import Calibration
+from calibration.venue import calibrate_board
+from rules.board import load_board
+from rules.errors import KangleError
+from vision.detect import Detector
+
+
+def read_image(path: str) -> np.ndarray:
+    if not Path(path).exists():
+        raise KangleError(f"{path} does not exist")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise KangleError(f"{path} is not an image kangle can read (PNG, JPEG, …)")
+    return image
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    if args.what == "camera":
+        photos = []
+        for p in args.photos:
+            image = cv2.imread(p, cv2.IMREAD_COLOR) if Path(p).exists() else None
+            photos.append((p, image))
+        cols, _, rows = args.pattern.partition("x")
+        if not (cols.isdigit() and rows.isdigit()):
+            raise KangleError("--pattern is the chessboard's inner corners, like 9x6")
+        report = calibrate_camera(photos, (int(cols), int(rows)), args.square_mm)
+        report.save(args.out)
+        c = report.camera
+        print(f"camera: fx {c.matrix[0, 0]:.1f} fy {c.matrix[1, 1]:.1f} px, centre "
+              f"({c.matrix[0, 2]:.1f}, {c.matrix[1, 2]:.1f}), distortion "
+              f"{', '.join(f'{d:.4f}' for d in c.dist)}")
+        print(f"reprojection error {report.rms_px:.3f} px over {len(report.used)} photos; "
+              f"coverage of the view {report.coverage:.0%}")
+        for s in report.skipped:
+            print(f"skipped {s}")
+        for w in report.warnings:
+            print(f"WARNING: {w}")
+        print(f"wrote {args.out}")
+        return 0
+    frame = read_image(args.frame)
+    h, w = frame.shape[:2]
+    if args.camera:
+        camera = load_intrinsics(args.camera)
+    else:
+        camera = default_intrinsics((w, h))
+        print("WARNING: no camera calibration given (--camera): assuming no lens distortion")
+    corners = None
+    if args.manual:
+        from kangle.clicker import click_corners
+
+        corners = click_corners(frame)
+    cal = calibrate_board(frame, camera, load_board(args.board), measure=not args.no_measure,
+                          side_mm=args.side_mm, corners_px=corners)
+    cal.save(args.out)
+    b = cal.board
+    print(f"board found: residual {cal.residual_mm:.2f} mm"
+          + ("  WARNING: poor fit, check the frame" if cal.residual_mm > 3 else ""))
+    print(f"board: side {b.side:g} mm, holes {b.hole_diameter:g} mm at {b.hole_inset:g} mm, "
+          f"circles {b.circle_diameter:g} mm at {b.circle_inset:g} mm, rings "
+          f"{b.penalty_diameter:g}/{b.inner_diameter:g} mm")
+    m = cal.colours
+    print(f"colours: piece when darker than {m.ratio_threshold:.2f} of the board or redder by "
+          f"{m.redness_threshold:.3f}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    cal = Calibration.load(args.calibration)
+    frame = read_image(args.frame)
+    detections = Detector(cal).detect(frame)
+    if args.json:
+        print(json.dumps({"frame": args.frame, "pieces": [d.to_json() for d in detections]},
+                         indent=2))
+    else:
+        for d in sorted(detections, key=lambda d: (d.colour, d.kind, -d.y)):
+            print(f"{d.colour:<6} {d.kind:<8} ({d.x:7.1f}, {d.y:7.1f}) mm  {d.where:<8} "
+                  f"{d.confidence:.2f}")
+        counts = {c: sum(d.colour == c for d in detections) for c in ("red", "black")}
+        print(f"{len(detections)} found: red {counts['red']}, black {counts['black']}")
+    if args.annotate:
+        out = frame.copy()
+        for d in detections:
+            u, v = cal.camera.project(np.array([[d.x, d.y, cal.board.thickness_of(
+                "RS" if d.kind == "striker" else "R01")]]))[0]
+            colour = (0, 0, 255) if d.colour == "red" else (255, 255, 0)
+            cv2.circle(out, (int(u), int(v)), 6, colour, 2)
+        cv2.imwrite(args.annotate, out)
+        print(f"wrote {args.annotate}")
+    return 0
+
+
+def add_parsers(sub, formatter) -> None:
+    c = sub.add_parser("calibrate", formatter_class=formatter,
+                       help="calibrate the camera (chessboard) or the board (set-up frame)",
+                       description="Camera intrinsics from chessboard photos, or the board's "
+                                   "pose, geometry and colours from one frame of the set-up "
+                                   "position (all pieces in their rows, strikers in SW and NE).",
+                       epilog="examples:\n  kangle calibrate camera shots/*.png --pattern 9x6 "
+                              "--square-mm 25 --out camera.json\n"
+                              "  kangle calibrate board setup.png --camera camera.json "
+                              "--out venue.json")
+    whats = c.add_subparsers(dest="what", required=True, metavar="WHAT")
+    cam = whats.add_parser("camera", formatter_class=formatter, help="intrinsics and distortion",
+                           description="Camera intrinsics and distortion from chessboard photos.",
+                           epilog="example:\n  kangle calibrate camera shots/*.png --pattern 9x6 "
+                                  "--square-mm 25 --out camera.json")
+    cam.add_argument("photos", nargs="+")
+    cam.add_argument("--pattern", default="9x6", help="inner corners, columns x rows")
+    cam.add_argument("--square-mm", type=float, default=25.0)
+    cam.add_argument("--out", default="camera.json")
+    cam.set_defaults(run=cmd_calibrate)
+    board = whats.add_parser("board", formatter_class=formatter, help="pose, geometry, colours",
+                             description="Find the board in a frame of the set-up position and "
+                                         "write the calibration profile every later command "
+                                         "takes.",
+                             epilog="example:\n  kangle calibrate board setup.png --camera "
+                                    "camera.json --side-mm 742 --out venue.json")
+    board.add_argument("frame")
+    board.add_argument("--camera", help="camera calibration (default: a distortion-free guess)")
+    board.add_argument("--board", default="goma", help="board profile to start from")
+    board.add_argument("--side-mm", type=float, help="the playing surface's side, if measured")
+    board.add_argument("--no-measure", action="store_true",
+                       help="keep the profile's geometry instead of measuring the board")
+    board.add_argument("--manual", action="store_true",
+                       help="click the four corners in a window instead of finding them")
+    board.add_argument("--out", default="venue.json")
+    board.set_defaults(run=cmd_calibrate)
+    d = sub.add_parser("detect", formatter_class=formatter, help="find every piece in a frame",
+                       description="Every piece and striker in a frame, in board millimetres.",
+                       epilog="example:\n  kangle detect frame.png --calibration venue.json "
+                              "--annotate found.png")
+    d.add_argument("frame")
+    d.add_argument("--calibration", required=True)
+    d.add_argument("--json", action="store_true")
+    d.add_argument("--annotate", help="write the frame with every piece marked")
+    d.set_defaults(run=cmd_detect)

@@ -1,0 +1,210 @@
+"""Calibration and per-frame detection against the synthetic renderer's ground truth."""
+
+import os
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.board_pose import find_board
+from calibration.camera import Camera
+from calibration.intrinsics import calibrate_camera
+from calibration.profile import Calibration
+from calibration.venue import calibrate_board
+from kangle.cli import main
+from rules.board import load_board
+from rules.errors import KangleError
+from rules.pieces import colour_of, is_striker
+from vision.detect import Detector
+from vision.render import (
+    Look,
+    Renderer,
+    random_camera,
+    render_chessboard,
+    setup_positions_with_strikers,
+)
+
+BOARD = load_board()
+RENDER = Renderer(BOARD)
+
+
+def scatter(rng, board, ids, touching=()):
+    pos = {}
+    for pid in ids:
+        r = board.radius_of(pid)
+        for _ in range(500):
+            x, y = rng.uniform(-board.half + r, board.half - r, 2)
+            if all(np.hypot(x - a, y - b) > r + board.radius_of(q) + 0.5
+                   for q, (a, b) in pos.items()) and board.region(x, y) == "surface":
+                pos[pid] = (float(x), float(y))
+                break
+    return pos
+
+
+def match(truth, found, hidden=()):
+    """Pair each true piece with the nearest unused detection within 10 mm."""
+    used, pairs, missed = set(), [], []
+    for pid, (x, y) in truth.items():
+        if pid in hidden:
+            continue
+        best = min(((np.hypot(d.x - x, d.y - y), j) for j, d in enumerate(found)
+                    if j not in used), default=(99, None))
+        if best[0] < 10:
+            used.add(best[1])
+            pairs.append((pid, found[best[1]], best[0]))
+        else:
+            missed.append(pid)
+    return pairs, missed, len(found) - len(used)
+
+
+@pytest.fixture(scope="module")
+def venue():
+    rng = np.random.default_rng(11)
+    camera, look = random_camera(rng), Look.random(rng, occluders=False)
+    setup = RENDER.render(camera, setup_positions_with_strikers(BOARD), look)
+    return camera, look, calibrate_board(setup.image, camera, BOARD)
+
+
+def test_camera_intrinsics_are_recovered_from_chessboard_photos():
+    rng = np.random.default_rng(0)
+    lens = (-0.12, 0.03, 0, 0, 0)
+    truth = Camera.looking_down(size=(1280, 720), fov_deg=68, dist=lens)
+    photos = [(f"p{i}", render_chessboard(Camera.looking_down(
+        size=(1280, 720), fov_deg=68, height_mm=rng.uniform(300, 450),
+        tilt_deg=rng.uniform(-25, 25), yaw_deg=rng.uniform(-30, 30),
+        shift_mm=(125 + rng.uniform(-120, 120), 87 + rng.uniform(-80, 80)), dist=lens),
+        (9, 6), 25.0, seed=i)) for i in range(10)]
+    report = calibrate_camera(photos, (9, 6), 25.0)
+    assert report.rms_px < 0.5 and not report.warnings
+    assert report.camera.matrix[0, 0] == pytest.approx(truth.matrix[0, 0], rel=0.01)
+    assert report.camera.dist[0] == pytest.approx(-0.12, abs=0.02)
+    with pytest.raises(KangleError, match="at least 5"):
+        calibrate_camera(photos[:3], (9, 6), 25.0)
+
+
+def test_board_pose_is_found_within_a_millimetre_on_varied_cameras():
+    rng = np.random.default_rng(5)
+    for _ in range(8):
+        camera = random_camera(rng)
+        frame = RENDER.render(camera, setup_positions_with_strikers(BOARD),
+                              Look.random(rng, occluders=False))
+        pose = find_board(frame.image, camera, BOARD)
+        grid = np.array([(x, y, 0) for x in (-350, 0, 350) for y in (-350, 0, 350)], float)
+        error = np.linalg.norm(camera.to_board(pose.camera.project(grid)) - grid[:, :2], axis=1)
+        assert error.max() < 1.5 and pose.residual_mm < 1.5
+
+
+def test_detection_recall_position_colour_and_kind(venue):
+    camera, look, cal = venue
+    detector = Detector(cal)
+    rng = np.random.default_rng(3)
+    errors, missed, false, wrong = [], 0, 0, 0
+    ids = list(setup_positions_with_strikers(BOARD))
+    for k in range(6):
+        truth = scatter(rng, BOARD, list(rng.permutation(ids)[:rng.integers(10, 34)]))
+        frame = RENDER.render(camera, truth, replace(look, noise=3.0, jpeg=85, seed=k))
+        pairs, lost, extra = match(truth, detector.detect(frame.image))
+        missed += len(lost)
+        false += extra
+        for pid, d, e in pairs:
+            errors.append(e)
+            wrong += d.colour != colour_of(pid) or (d.kind == "striker") != is_striker(pid)
+    assert missed <= 1 and false == 0 and wrong == 0
+    assert np.median(errors) < 1.0 and np.percentile(errors, 95) < 2.5
+
+
+def test_touching_pieces_are_separated(venue):
+    camera, look, cal = venue
+    truth = {"R01": (0.0, 0.0), "R02": (32.0, 0.0), "B01": (16.0, 27.7), "B02": (100.0, 100.0),
+             "RS": (100.0, 136.0), "B03": (-150.0, -150.0), "B04": (-118.0, -150.0)}
+    frame = RENDER.render(camera, truth, replace(look, seed=9))
+    pairs, lost, extra = match(truth, Detector(cal).detect(frame.image))
+    assert not lost and not extra
+    assert max(e for _, _, e in pairs) < 2.5
+
+
+def test_pieces_on_the_rim_are_reported_as_such(venue):
+    camera, look, cal = venue
+    rim = BOARD.half + BOARD.rim_width / 2
+    truth = {"R01": (0.0, -rim), "B01": (150.0, 0.0)}
+    found = Detector(cal).detect(RENDER.render(camera, truth, replace(look, seed=4)).image)
+    where = {pid: d.where for pid, d, _ in match(truth, found)[0]}
+    assert where == {"R01": "rim", "B01": "surface"}
+
+
+@pytest.mark.parametrize("scale", [0.87, 1.13])
+def test_a_board_15_percent_off_the_profile_is_measured_and_detection_follows(scale):
+    board = replace(BOARD, side=round(BOARD.side * scale, 1),
+                    hole_diameter=BOARD.hole_diameter * (2 - scale),
+                    hole_inset=BOARD.hole_inset * (2 - scale),
+                    circle_inset=BOARD.circle_inset * scale,
+                    penalty_diameter=BOARD.penalty_diameter * scale)
+    render = Renderer(board)
+    rng = np.random.default_rng(int(scale * 100))
+    camera, look = random_camera(rng), Look.random(rng, occluders=False)
+    setup = render.render(camera, setup_positions_with_strikers(board), look)
+    cal = calibrate_board(setup.image, camera, BOARD, side_mm=board.side)
+    got = cal.board
+    assert got.side == pytest.approx(board.side)
+    assert got.hole_diameter == pytest.approx(board.hole_diameter, abs=3)
+    assert got.hole_inset == pytest.approx(board.hole_inset, abs=3)
+    assert got.circle_inset == pytest.approx(board.circle_inset, abs=3)
+    assert got.penalty_diameter == pytest.approx(board.penalty_diameter, abs=3)
+    truth = scatter(rng, board, ["R01", "R02", "B01", "B02", "RS", "BS", "R09"])
+    pairs, lost, extra = match(truth, Detector(cal).detect(
+        render.render(camera, truth, replace(look, seed=2)).image))
+    assert not lost and not extra and max(e for _, _, e in pairs) < 2.5
+
+
+def test_calibration_profile_round_trips(venue, tmp_path):
+    _, _, cal = venue
+    cal.save(tmp_path / "v.json")
+    again = Calibration.load(tmp_path / "v.json")
+    assert again.board == replace(cal.board, source="calibration profile")
+    assert np.allclose(again.camera.tvec, cal.camera.tvec)
+
+
+@pytest.mark.parametrize("image, message", [
+    (np.zeros((720, 1280, 3), np.uint8), "black"),
+    (np.full((720, 1280, 3), 255, np.uint8), "saturated"),
+    (np.random.default_rng(0).integers(0, 120, (720, 1280, 3)).astype(np.uint8), "no board"),
+])
+def test_frames_without_a_board_are_refused_clearly(image, message):
+    with pytest.raises(KangleError, match=message):
+        find_board(image, random_camera(np.random.default_rng(0)), BOARD)
+
+
+def test_a_calibration_from_another_resolution_is_refused(venue):
+    _, _, cal = venue
+    with pytest.raises(KangleError, match="calibration was made for 1280x720"):
+        Detector(cal).detect(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_manual_corners_give_the_same_pose(venue):
+    camera, look, _ = venue
+    frame = RENDER.render(camera, setup_positions_with_strikers(BOARD), look).image
+    h = BOARD.half
+    clicked = camera.project(np.array([(-h, -h, 0), (h, -h, 0), (h, h, 0), (-h, h, 0)], float))
+    cal = calibrate_board(frame, camera, BOARD, measure=False, corners_px=np.round(clicked))
+    grid = np.array([(x, y, 0) for x in (-300, 300) for y in (-300, 300)], float)
+    err = np.linalg.norm(camera.to_board(cal.camera.project(grid)) - grid[:, :2], axis=1)
+    assert err.max() < 2.0
+
+
+def test_calibrate_and_detect_from_the_command_line(tmp_path, capsys):
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    rng = np.random.default_rng(2)
+    camera = Camera.looking_down(height_mm=1300, tilt_deg=5)
+    look = Look(seed=1, noise=2)
+    cv2.imwrite(str(tmp_path / "setup.png"),
+                RENDER.render(camera, setup_positions_with_strikers(BOARD), look).image)
+    truth = scatter(rng, BOARD, ["R01", "B01", "RS"])
+    cv2.imwrite(str(tmp_path / "frame.png"), RENDER.render(camera, truth, look).image)
+    assert main(["calibrate", "board", str(tmp_path / "setup.png"), "--no-measure",
+                 "--out", str(tmp_path / "venue.json")]) == 0
+    assert main(["detect", str(tmp_path / "frame.png"), "--calibration",
+                 str(tmp_path / "venue.json"), "--annotate", str(tmp_path / "a.png")]) == 0
+    out = capsys.readouterr().out
+    assert "3 found: red 2, black 1" in out
+    assert main(["detect", "nowhere.png", "--calibration", str(tmp_path / "venue.json")]) == 2
