@@ -53,7 +53,19 @@ def find_board(image: np.ndarray, camera: Camera, board: Board, use_holes: bool 
         raise KangleError(f"the frame is {w}x{h} but the camera calibration is for "
                           f"{camera.size[0]}x{camera.size[1]}: calibrate this camera mode")
     undist = cv2.undistort(image, camera.matrix, camera.dist)
-    corners = _surface_corners(undist)
+    pose = _pose(undist, camera, board, use_holes, drop_arms=False)
+    if pose.residual_mm > 3.0:  # perhaps an arm over the cushion: try again without it
+        try:
+            second = _pose(undist, camera, board, use_holes, drop_arms=True)
+        except KangleError:
+            return pose
+        return second if second.residual_mm < pose.residual_mm else pose
+    return pose
+
+
+def _pose(undist: np.ndarray, camera: Camera, board: Board, use_holes: bool,
+          drop_arms: bool) -> Pose:
+    corners = _surface_corners(undist, drop_arms)
     hb = board.half - board.hole_inset
     square = [(-board.half, -board.half), (board.half, -board.half), (board.half, board.half),
               (-board.half, board.half)]
@@ -116,9 +128,11 @@ def pose_from_corners(corners_px: np.ndarray, camera: Camera, board: Board) -> P
     return Pose(posed, residual, np.asarray(corners_px, float).reshape(4, 2))
 
 
-def _surface_corners(undist: np.ndarray) -> np.ndarray:
+def _surface_corners(undist: np.ndarray, drop_arms: bool = False) -> np.ndarray:
     """Corners SW, SE, NE, NW (image bottom-left first, anticlockwise on the board) of
-    the largest bright quadrilateral."""
+    the largest bright quadrilateral. ``drop_arms``: an arm reaching over the cushion
+    joins the bright region; opening with a kernel wider than an arm removes it, and
+    only the outline points on what remains are used."""
     grey = cv2.GaussianBlur(cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
@@ -130,6 +144,13 @@ def _surface_corners(undist: np.ndarray) -> np.ndarray:
     if area < 0.05 * grey.size:
         raise KangleError("no board in view: the brightest region is too small to be the "
                           "playing surface")
+    if drop_arms:
+        region = np.zeros_like(bright)
+        cv2.drawContours(region, [outline], -1, 255, -1)
+        k = max(15, int(np.sqrt(area) * 0.12)) | 1
+        body = cv2.dilate(cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)),
+                          np.ones((9, 9), np.uint8))
+        outline = outline[body[outline[:, 0, 1], outline[:, 0, 0]] > 0]
     hull = cv2.convexHull(outline)
     quad = None
     for eps in np.linspace(0.01, 0.08, 15):
