@@ -7,7 +7,6 @@ import argparse
 from kangle.present import ruling_lines
 from kangle.simcmd import load_state
 from physics.profile import load_physics
-from physics.replay import Timeline
 from physics.simulate import Stroke, simulate
 from physics.viewer import export, run_window
 from rules.board import load_board
@@ -15,6 +14,7 @@ from rules.jsonfile import read_json
 from rules.referee import judge
 from rules.rule_profile import load_rules
 from rules.shot import ShotRecord
+from rules.timeline import Timeline
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from physics.replay import Timeline
+from rules.timeline import Timeline
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from rules.board import CORNERS, Board

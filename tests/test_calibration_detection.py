@@ -116,8 +116,10 @@ def test_detection_recall_position_colour_and_kind(venue):
 
 def test_touching_pieces_are_separated(venue):
     camera, look, cal = venue
-    truth = {"R01": (0.0, 0.0), "R02": (32.0, 0.0), "B01": (16.0, 27.7), "B02": (100.0, 100.0),
-             "RS": (100.0, 136.0), "B03": (-150.0, -150.0), "B04": (-118.0, -150.0)}
+    # three mutually touching pieces, a piece touching a striker, two touching pieces
+    truth = {"R01": (-200.0, 60.0), "R02": (-168.0, 60.0), "B01": (-184.0, 87.7),
+             "B02": (100.0, 100.0), "RS": (100.0, 136.0), "B03": (-150.0, -150.0),
+             "B04": (-118.0, -150.0)}
     frame = RENDER.render(camera, truth, replace(look, seed=9))
     pairs, lost, extra = match(truth, Detector(cal).detect(frame.image))
     assert not lost and not extra

@@ -7,9 +7,9 @@ from PIL import Image
 
 from kangle.cli import main
 from physics.profile import PhysicsProfile
-from physics.replay import Timeline
 from physics.simulate import Stroke, simulate
 from rules.jsonfile import write_json
+from rules.timeline import Timeline
 from tests.kit import BOARD, started
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

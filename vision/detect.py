@@ -63,8 +63,8 @@ class Detector:
         f = self.rect.features(frame)
         mask = f.pieces(self.colours.ratio_threshold, self.colours.redness_threshold,
                         self.rect.allowed)
-        # A peak that is no piece's centre — too few pixels fall to it, or their centroid
-        # is well off the peak (the filled middle of three touching pieces) — is cut out
+        # A peak that is no piece's centre — too few or too many pixels fall to it, or
+        # their centroid is well off the peak (the filled middle of touching pieces) — is cut out
         # of the mask, so that the pieces around it get peaks of their own, and the frame
         # is looked at again.
         for _ in range(4):
@@ -140,7 +140,8 @@ class Detector:
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= float(np.clip(fill, 0, 1))
         mx, my = float(xs.mean()), float(ys.mean())
-        centred = fill >= 0.6 and (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2
+        centred = (0.6 <= fill <= 1.5 and  # one piece's worth of pixels, around the peak
+                   (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2)
         x, y = self._undo_side(*self.rect.to_mm(mx, my), kind)
         return Detection(colour, kind, x, y, self._where(x, y), confidence), centred
 

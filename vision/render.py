@@ -107,9 +107,13 @@ class Renderer:
         self.outer = board.half + board.rim_width + 400.0
         self._maps: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
+    @staticmethod
+    def _key(camera: Camera) -> tuple:
+        return (camera.size, camera.matrix.tobytes(), camera.dist.tobytes(),
+                np.asarray(camera.rvec).tobytes(), np.asarray(camera.tvec).tobytes())
+
     def _warp_maps(self, camera: Camera) -> tuple[np.ndarray, np.ndarray]:
-        key = (camera.size, camera.matrix.tobytes(), camera.dist.tobytes(),
-               np.asarray(camera.rvec).tobytes(), np.asarray(camera.tvec).tobytes())
+        key = self._key(camera)
         if key not in self._maps:
             w, h = camera.size
             u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
@@ -126,19 +130,46 @@ class Renderer:
         """A frame of ``pieces`` (id → board mm) through ``camera``."""
         look = look or Look()
         rng = np.random.default_rng(look.seed)
-        mx, my = self._warp_maps(camera)
-        img = cv2.remap(self.texture, mx, my, cv2.INTER_LINEAR, borderValue=FLOOR_BGR)
-        img = img.astype(np.float32)
+        img = self._pieces_on_board(camera, pieces, look, rotations)
+        hidden = self._occluders(img, camera, pieces, look, rng) if look.occluders else set()
+        return self._finish(img, camera, pieces, hidden, look, rng)
+
+    def film(self, camera: Camera, frames: list[dict[str, tuple[float, float]]],
+             look: Look | None = None) -> list[np.ndarray]:
+        """One image per exposure; each exposure is a list of piece positions at moments
+        within it (their average is the motion blur of a moving piece)."""
+        look = look or Look()
+        rng = np.random.default_rng(look.seed)
+        out = []
+        for moments in frames:
+            img = sum(self._pieces_on_board(camera, m, look, None) for m in moments)
+            img /= len(moments)
+            out.append(self._finish(img, camera, moments[-1], set(), look, rng).image)
+        return out
+
+    def _pieces_on_board(self, camera, pieces, look, rotations) -> np.ndarray:
+        key = self._key(camera)
+        if getattr(self, "_base_key", None) != key:
+            mx, my = self._warp_maps(camera)
+            self._base = cv2.remap(self.texture, mx, my, cv2.INTER_LINEAR,
+                                   borderValue=FLOOR_BGR).astype(np.float32)
+            self._base_key = key
+        img = self._base.copy()
         self._shadows(img, camera, pieces, look)
         for pid in sorted(pieces, key=lambda p: -pieces[p][1]):  # far pieces first
             angle = (rotations or {}).get(pid, float(zlib.crc32(pid.encode()) % 360))
             self._piece(img, camera, pid, pieces[pid], angle)
-        hidden = self._occluders(img, camera, pieces, look, rng) if look.occluders else set()
+        return img
+
+    def _finish(self, img, camera, pieces, hidden, look, rng) -> Rendered:
         img = self._light(img, camera, look)
         if look.blur > 0.05:
             img = cv2.GaussianBlur(img, (0, 0), look.blur)
         if look.noise > 0:
-            img += rng.normal(0, look.noise, img.shape).astype(np.float32)
+            noise = np.empty_like(img)
+            cv2.setRNGSeed(int(rng.integers(1 << 31)))
+            cv2.randn(noise, 0.0, look.noise)
+            img += noise
         out = np.clip(img, 0, 255).astype(np.uint8)
         if look.jpeg:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])

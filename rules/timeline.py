@@ -1,4 +1,5 @@
-"""Where every piece is at time t of a recorded shot (simulated or tracked).
+"""Where every piece is at time t of a recorded shot (simulated or tracked): used by the
+replay viewer and by the renderer that films simulated shots.
 
 Positions come from the record's trajectory, interpolated linearly between samples;
 pieces that never moved stay where the record's ``table`` (or a given state) put
