@@ -32,6 +32,7 @@ class Features:
     background: np.ndarray  # uint8: the board's brightness under each pixel
     board_red: np.ndarray  # float32: the board's red share under each pixel
     surface_red: float  # the playing surface's red share (the colour model's reference)
+    not_lines: np.ndarray  # uint8: 0 on the board's printed lines
 
     @property
     def ratio(self) -> np.ndarray:
@@ -63,7 +64,7 @@ class Features:
         total = b.astype(np.uint16) + g + r
         limit = ((self.board_red + redness_above) * 1024).astype(np.uint16)
         red = (r.astype(np.uint32) * 1024) > (limit.astype(np.uint32) * total)
-        mask = ((dark | red) & (allowed > 0)).astype(np.uint8)
+        mask = (((dark & (self.not_lines > 0)) | red) & (allowed > 0)).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE)
         return fill_holes(mask)
 
@@ -110,6 +111,19 @@ class Rectifier:
                        int(round((board.hole_diameter / 2 + 2) * scale)), 1, -1)
         self.holes = holes
         self.allowed = ((self.surface | self.rim) & (1 - holes)).astype(np.uint8)
+        # The board's own printed lines are dark: they are no piece, and a closed line
+        # (a shooting circle, a ring) must not enclose a piece's blob.
+        lines = np.zeros((n, n), np.uint8)
+        width = max(1, int(round(3.0 * scale)))
+        centres = {c: board.circle_centre(c) for c in CORNERS}
+        for a, b in (("SW", "SE"), ("NW", "NE"), ("SW", "NW"), ("SE", "NE")):
+            cv2.line(lines, self.to_px(*centres[a]), self.to_px(*centres[b]), 1, width)
+        for c in CORNERS:
+            cv2.circle(lines, self.to_px(*centres[c]),
+                       int(round(board.circle_diameter / 2 * scale)), 1, width)
+        for d in (board.penalty_diameter, board.inner_diameter):
+            cv2.circle(lines, self.to_px(0, 0), int(round(d / 2 * scale)), 1, width)
+        self.not_lines = (1 - lines).astype(np.uint8)
         k = int(round(2.6 * board.striker_radius * scale / 4)) | 1
         self._small_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
         quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
@@ -145,4 +159,4 @@ class Rectifier:
         size = (grey.shape[1], grey.shape[0])
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
-        return Features(rect, grey, background, board_red, reds[0])
+        return Features(rect, grey, background, board_red, reds[0], self.not_lines)

@@ -1,0 +1,388 @@
+"""Following pieces from frame to frame and turning one shot into a shot record.
+
+Input: the table state before the shot (which piece stands where: identities come
+from there), the shooter, and each frame's detections with its time. Tracks are
+matched to detections of the same colour and kind, nearest to where each track is
+predicted (constant velocity), within a gate that grows with speed; a track with no
+detection keeps its last place (a hand over it) unless it vanished over a hole or the
+edge, which is a pocket or an exit.
+
+Events come from the tracks, each with a confidence:
+- the striker's first contact: its first frames are fitted with a straight line and
+  followed, in closed form (rules/impact.py), to the first piece or cushion it meets;
+  angles within the fit's uncertainty that meet something else make the call
+  ambiguous, and a simulator (``ShotOracle``, supplied by the caller) is asked;
+- a resting piece starting to move: hit by the nearest moving piece at that moment;
+- a cushion: a moving piece's velocity towards a cushion reverses next to it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from rules.board import CORNERS, Board
+from rules.impact import disc_disc, disc_wall
+from rules.pieces import STRIKERS, colour_of
+from rules.shot import Contact, Exit, Pocketed, ShotRecord, cushion
+from rules.state import TableState
+from vision.detect import Detection
+
+MOVING = 30.0  # mm/s: slower than this is at rest
+STARTED = 3.0  # mm: a resting piece this far from where it stood has been hit
+TOP_SPEED = 9000.0  # mm/s: nothing on the table moves faster (a hard break is ~6 m/s)
+
+
+class ShotOracle(Protocol):
+    """What a simulator can tell the tracker: the first thing a stroke touches."""
+
+    def first_contact(self, state: TableState, shooter: str, circle: str,
+                      start: tuple[float, float], angle_deg: float,
+                      speed_m_s: float) -> str | None: ...
+
+
+@dataclass
+class Track:
+    id: str
+    colour: str
+    kind: str
+    points: list[tuple[float, float, float]] = field(default_factory=list)  # t, x, y
+    missing: int = 0
+    gone: tuple[str, str, float] | None = None  # ("pocket", hole, t) or ("off"|"rim", "", t)
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return self.points[-1][1], self.points[-1][2]
+
+    def velocity(self) -> tuple[float, float]:
+        if len(self.points) < 2:
+            return 0.0, 0.0
+        (t0, x0, y0), (t1, x1, y1) = self.points[-2], self.points[-1]
+        dt = t1 - t0
+        return ((x1 - x0) / dt, (y1 - y0) / dt) if dt > 0 else (0.0, 0.0)
+
+    def predict(self, t: float) -> tuple[float, float]:
+        vx, vy = self.velocity()
+        dt = t - self.points[-1][0]
+        return self.pos[0] + vx * dt, self.pos[1] + vy * dt
+
+    def moved_at(self) -> float | None:
+        """When the track first stood STARTED mm away from its first place."""
+        t0, x0, y0 = self.points[0]
+        for t, x, y in self.points:
+            if math.hypot(x - x0, y - y0) > STARTED:
+                return t
+        return None
+
+
+class ShotTracker:
+    """Tracks one shot from the frames' detections; ``record()`` when it is over."""
+
+    def __init__(self, state: TableState, shooter: str, board: Board,
+                 oracle: ShotOracle | None = None):
+        self.state, self.shooter, self.board, self.oracle = state, shooter, board, oracle
+        self.tracks: dict[str, Track] = {}
+        self._resting = {pid: p.pos for pid, p in state.pieces.items() if p.status == "table"}
+        self.striker = STRIKERS[shooter]
+        self.start_time: float | None = None
+        self.rest_since: float | None = None
+        self.last_t = 0.0
+
+    # -- following ------------------------------------------------------------------------
+    def update(self, t: float, detections: Iterable[Detection]) -> None:
+        dets = list(detections)
+        self.last_t = t
+        if not self.tracks and self._resting:  # the first frame: everything stands still
+            for pid, pos in self._resting.items():
+                self.tracks[pid] = Track(pid, colour_of(pid), "piece", [(t, *pos)])
+        live = [tr for tr in self.tracks.values() if tr.gone is None]
+        if self.striker not in self.tracks:
+            self._find_striker(t, dets)
+        used_d: set[int] = set()
+        used_t: set[str] = set()
+        # First the pieces near where they were (most stand still); then any jump a piece
+        # could have made since (it may have been hit between two frames), nearest first.
+        for reach in (15.0, None):
+            pairs = []
+            for i, d in enumerate(dets):
+                if i in used_d:
+                    continue
+                if reach is None and self._beside_a_resting_piece(d, used_t):
+                    continue  # a piece that stands still, not where a moving one went
+                for tr in live:
+                    if tr.id in used_t or tr.colour != d.colour or (
+                            (tr.kind == "striker") != (d.kind == "striker")):
+                        continue
+                    px, py = tr.predict(t)
+                    gate = reach or 40.0 + TOP_SPEED * (t - tr.points[-1][0])
+                    dist = math.hypot(d.x - px, d.y - py)
+                    if dist < gate:
+                        pairs.append((dist, i, tr.id))
+            for _, i, tid in sorted(pairs):
+                if i in used_d or tid in used_t:
+                    continue
+                used_d.add(i)
+                used_t.add(tid)
+                tr = self.tracks[tid]
+                tr.points.append((t, dets[i].x, dets[i].y))
+                tr.missing = 0
+                if dets[i].where == "rim" and math.hypot(*tr.velocity()) < MOVING:
+                    tr.gone = ("rim", "", t)
+        for tr in live:
+            if tr.id not in used_t:
+                tr.missing += 1
+                self._vanished(tr, t)
+        self._segment(t)
+
+    def _beside_a_resting_piece(self, d: Detection, matched: set[str]) -> bool:
+        """Is this detection where an unmatched piece that was at rest stands?"""
+        for tr in self.tracks.values():
+            if tr.id in matched or tr.gone is not None or tr.colour != d.colour:
+                continue
+            if math.hypot(*tr.velocity()) < MOVING and math.hypot(
+                    d.x - tr.pos[0], d.y - tr.pos[1]) < 8.0:
+                return True
+        return False
+
+    def _find_striker(self, t: float, dets: list[Detection]) -> None:
+        mine = [d for d in dets if d.kind == "striker" and d.colour == self.shooter]
+        circles = [self.board.circle_centre(c) for c in self.board.circles_of(self.shooter)]
+        best = min(((min(math.hypot(d.x - cx, d.y - cy) for cx, cy in circles), d)
+                    for d in mine), default=None, key=lambda x: x[0])
+        if best and best[0] < self.board.circle_diameter:
+            d = best[1]
+            self.tracks[self.striker] = Track(self.striker, self.shooter, "striker",
+                                              [(t, d.x, d.y)])
+
+    def _vanished(self, tr: Track, t: float) -> None:
+        """A moving track without a detection: over a hole (pocket) or past the edge."""
+        if tr.gone is not None or tr.missing < 2:
+            return
+        x, y = tr.predict(t)
+        lx, ly = tr.pos
+        b = self.board
+        for hole in CORNERS:  # did its path since it was last seen cross a hole?
+            if _segment_distance(b.hole_centre(hole), (lx, ly), (x, y)) < (
+                    b.hole_diameter / 2 + b.radius_of(tr.id) * 0.5):
+                tr.gone = ("pocket", hole, tr.points[-1][0] + 1e-3)
+                return
+        vx, vy = tr.velocity()
+        outward = lx * vx + ly * vy > 0 and math.hypot(vx, vy) > 300
+        near_edge = max(abs(lx), abs(ly)) > b.half - 2 * b.radius_of(tr.id)
+        if tr.missing >= 4 and outward and near_edge:
+            tr.gone = ("off", "", tr.points[-1][0] + 1e-3)
+
+    def _segment(self, t: float) -> None:
+        moving = any(tr.gone is None and math.hypot(*tr.velocity()) > MOVING
+                     for tr in self.tracks.values())
+        if self.start_time is None:
+            st = self.tracks.get(self.striker)
+            if st and st.moved_at() is not None:
+                self.start_time = st.moved_at()
+            return
+        if moving:
+            self.rest_since = None
+        elif self.rest_since is None:
+            self.rest_since = t
+
+    @property
+    def over(self) -> bool:
+        """Everything has been at rest for a quarter of a second since the strike."""
+        return (self.start_time is not None and self.rest_since is not None and
+                self.last_t - self.rest_since >= 0.25)
+
+    # -- the record -----------------------------------------------------------------------
+    def record(self, circle: str | None = None) -> ShotRecord:
+        st = self.tracks.get(self.striker)
+        if st is None:
+            raise ValueError("the shooter's striker was never seen in a circle")
+        circle = circle or min(self.board.circles_of(self.shooter), key=lambda c: math.hypot(
+            st.points[0][1] - self.board.circle_centre(c)[0],
+            st.points[0][2] - self.board.circle_centre(c)[1]))
+        t0 = self.start_time or 0.0
+        contacts = self._contacts(st, circle)
+        pockets, exits, final = [], [], {}
+        for tr in self.tracks.values():
+            hole = self.board.hole_at(*tr.pos)
+            if tr.gone is None and hole and tr.moved_at() is not None:
+                tr.gone = ("pocket", hole, tr.points[-1][0])  # seen going down into it
+            if tr.gone and tr.gone[0] == "pocket":
+                pockets.append(Pocketed(round(tr.gone[2] - t0, 4), tr.id, tr.gone[1]))
+            elif tr.gone and tr.gone[0] in ("off", "rim"):
+                exits.append(Exit(round(tr.gone[2] - t0, 4), tr.id, tr.gone[0]))
+            elif (tr.moved_at() is not None or tr.id == self.striker) and (
+                    self.board.region(*tr.pos) == "surface"):
+                final[tr.id] = (round(tr.pos[0], 2), round(tr.pos[1], 2))
+        cx, cy = self.board.circle_centre(circle)
+        left = any(math.hypot(x - cx, y - cy) > self.board.circle_diameter / 2
+                   for _, x, y in st.points) or any(st.id == p.piece for p in pockets)
+        return ShotRecord(self.shooter, circle, self.striker, (st.points[0][1], st.points[0][2]),
+                          left, tuple(sorted(contacts, key=lambda c: c.t)),
+                          tuple(sorted(pockets, key=lambda p: p.t)),
+                          tuple(sorted(exits, key=lambda e: e.t)), final, source="camera",
+                          duration=round(self.last_t - t0, 3),
+                          trajectory={tr.id: tuple((round(t - t0, 4), x, y) for t, x, y in
+                                                   tr.points if t >= t0)
+                                      for tr in self.tracks.values() if tr.moved_at()
+                                      is not None},
+                          table={pid: p.pos for pid, p in self.state.pieces.items()
+                                 if p.status == "table"})
+
+    def _contacts(self, st: Track, circle: str) -> list[Contact]:
+        t0 = self.start_time or 0.0
+        out: list[Contact] = []
+        first = self._striker_first(st, circle)
+        if first:
+            out.append(first)
+        for tr in self.tracks.values():
+            start = tr.moved_at()
+            if tr.id == self.striker or start is None:
+                continue
+            hitter = self._hitter(tr, start)
+            if hitter and not (first and {first.a, first.b} == {hitter, tr.id}):
+                out.append(Contact(round(max(start - t0 - 0.5 / 60, 0.0), 4), hitter, tr.id,
+                                   confidence=0.8))
+        for tr in self.tracks.values():
+            out.extend(self._cushions(tr, t0, skip_first=first if tr.id == self.striker
+                                      else None))
+        return out
+
+    def _hitter(self, tr: Track, start: float) -> str | None:
+        """The moving track nearest the resting one just before it started moving."""
+        x0, y0 = tr.points[0][1], tr.points[0][2]
+        best = None
+        for other in self.tracks.values():
+            if other.id == tr.id:
+                continue
+            before = [(t, x, y) for t, x, y in other.points if t <= start]
+            if len(before) < 2:
+                continue
+            t, x, y = before[-1]
+            gap = math.hypot(x - x0, y - y0) - self.board.radius_of(tr.id) - \
+                self.board.radius_of(other.id)
+            moving = math.hypot(x - before[-2][1], y - before[-2][2]) > 0.5
+            if moving and gap < 40 and (best is None or gap < best[0]):
+                best = (gap, other.id)
+        return best[1] if best else None
+
+    def _cushions(self, tr: Track, t0: float, skip_first: Contact | None) -> list[Contact]:
+        out = []
+        b = self.board
+        r = b.radius_of(tr.id)
+        pts = [p for p in tr.points if p[0] >= t0]
+        for (ta, xa, ya), (tb, xb, yb), (_, xc, yc) in zip(pts, pts[1:], pts[2:], strict=False):
+            for side, axis, sign in (("E", 0, 1), ("W", 0, -1), ("N", 1, 1), ("S", 1, -1)):
+                pa, pb, pc = (xa, xb, xc) if axis == 0 else (ya, yb, yc)
+                toward = sign * (pb - pa) > 0.5 and sign * (pc - pb) < -0.5
+                near = sign * pb > b.half - r - 45  # a blurred piece is seen mid-exposure
+                if toward and near:
+                    v = ((xb - xa) / (tb - ta), (yb - ya) / (tb - ta))
+                    tau = disc_wall((xa, ya), v, r, side, b.half, 3 * (tb - ta))
+                    t = ta + (tau if tau is not None else (tb - ta))
+                    contact = Contact(round(t - t0, 4), tr.id, cushion(side), confidence=0.8)
+                    if not (skip_first and skip_first.b == contact.b and
+                            abs(skip_first.t - contact.t) < 0.05):
+                        out.append(contact)
+        return out
+
+    def _striker_first(self, st: Track, circle: str) -> Contact | None:
+        """Fit the striker's first frames and follow the line to what it meets."""
+        t0 = self.start_time
+        if t0 is None:
+            return None
+        firsts = [tr.moved_at() for tr in self.tracks.values()
+                  if tr.id != self.striker and tr.moved_at() is not None]
+        early = _straight_start([p for p in st.points if p[0] >= t0 - 1e-9])
+        if len(early) < 2:
+            return None
+        ts = np.array([p[0] for p in early])
+        xs = np.array([p[1] for p in early])
+        ys = np.array([p[2] for p in early])
+        vx, bx = np.polyfit(ts - ts[0], xs, 1)
+        vy, by = np.polyfit(ts - ts[0], ys, 1)
+        speed = math.hypot(vx, vy)
+        if speed < MOVING:
+            return None
+        angle = math.atan2(vy, vx)
+        spread = float(np.std(np.hypot(xs - (bx + vx * (ts - ts[0])),
+                                       ys - (by + vy * (ts - ts[0])))))
+        sigma = max(math.atan2(spread + 0.3, max(speed * (ts[-1] - ts[0]), 1.0)), 0.002)
+        start = (st.points[0][1], st.points[0][2])
+        calls = {}
+        for da in (-2 * sigma, -sigma, 0.0, sigma, 2 * sigma):
+            hit = self._line_hit(start, angle + da, speed)
+            calls[da] = hit
+        body, tau = calls[0.0] if calls[0.0] else (None, None)
+        if body is None:
+            return None
+        agree = all(c and c[0] == body for c in calls.values())
+        confidence = 1.0 if agree else 0.5
+        if firsts:  # the tracks should agree: who moved first?
+            mover = min((tr for tr in self.tracks.values() if tr.id != self.striker and
+                         tr.moved_at() is not None), key=lambda tr: tr.moved_at())
+            if not body.startswith("cushion:") and mover.id != body:
+                confidence = min(confidence, 0.4)
+        if confidence < 0.9 and self.oracle is not None:
+            said = self.oracle.first_contact(self.state, self.shooter, circle, start,
+                                             math.degrees(angle), speed / 1000)
+            if said == body:
+                confidence = max(confidence, 0.7)
+            elif said is not None:
+                body, confidence = said, 0.6
+        t_first = (self.start_time - self.start_time) + tau
+        return Contact(round(t_first, 4), self.striker, body, ambiguous=confidence < 0.6,
+                       confidence=round(confidence, 3))
+
+    def _line_hit(self, start, angle: float, speed: float) -> tuple[str, float] | None:
+        """First piece or cushion on a straight line from ``start`` (rest of the table as
+        it stood before the shot)."""
+        v = (speed * math.cos(angle), speed * math.sin(angle))
+        rs = self.board.radius_of(self.striker)
+        best = None
+        for pid, tr in self.tracks.items():
+            if pid == self.striker:
+                continue
+            tau = disc_disc(start, v, (tr.points[0][1], tr.points[0][2]), (0.0, 0.0),
+                            rs + self.board.radius_of(pid), 10.0)
+            if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
+                best = (pid, tau)
+        for side in ("N", "E", "S", "W"):
+            tau = disc_wall(start, v, rs, side, self.board.half, 10.0)
+            if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
+                best = (cushion(side), tau)
+        return best
+
+
+
+def _straight_start(points: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """The first points of a path while it still runs straight at an even speed (up to
+    the first contact, which turns or slows it)."""
+    out = points[:2]
+    for p in points[2:6]:
+        (t0, x0, y0), (t1, x1, y1) = out[-2], out[-1]
+        a = (x1 - x0, y1 - y0)
+        b = (p[1] - x1, p[2] - y1)
+        la, lb = math.hypot(*a), math.hypot(*b)
+        if la < 1e-6 or lb < 1e-6:
+            break
+        turn = math.degrees(math.acos(max(-1.0, min(1.0, (a[0] * b[0] + a[1] * b[1]) /
+                                                    (la * lb)))))
+        rate = (lb / (p[0] - t1)) / (la / (t1 - t0))
+        if turn > 15 or not 0.6 < rate < 1.4:
+            break
+        out.append(p)
+    return out
+
+
+def _segment_distance(p, a, b) -> float:
+    """Distance from point p to the segment a-b."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    s = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) /
+                                             length2))
+    return math.hypot(p[0] - ax - s * dx, p[1] - ay - s * dy)
