@@ -106,6 +106,7 @@ class _Run:
         self.row_of = {p: i for i, p in enumerate(self.ids)}
         self.row_of_body = {world.bodies[p].id: i for i, p in enumerate(self.ids)}
         self.raw_row: dict[str, int] = {}
+        self._rows_of = b""
         self.radius = np.array([self.board.radius_of(p) for p in self.ids])
         self.origin = np.array([world.bodies[p].position for p in self.ids], dtype=float)
         self.rng = random.Random(self.physics.fly_off.seed)
@@ -214,17 +215,23 @@ class _Run:
         return self._record(self.t)
 
     def _read(self) -> np.ndarray:
-        """Every body's [x, y, vx, vy] (mm, mm/s) in one batch call, rows as ``_layout``."""
+        """Every awake body's [x, y, vx, vy] (mm, mm/s) in one batch call; ``raw_row``
+        says which row holds which piece (sleeping bodies are left out of the batch, so
+        the rows change as pieces fall asleep and wake)."""
         self.buffer.clear()
         batch.get_space_bodies(self.w.space, _FIELDS, self.buffer)
+        ids = bytes(self.buffer.int_buf())
+        if ids != self._rows_of:
+            listed = np.frombuffer(ids, dtype=np.int64).tolist()
+            self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
+                            if i in self.row_of_body}
+            self._rows_of = ids
         return np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4)
 
     def _layout(self) -> None:
-        """Which batch row holds which piece (the space lists a body of its own too)."""
+        """Read the rows afresh (after pieces were taken out)."""
+        self._rows_of = b""
         self._read()
-        listed = np.frombuffer(bytes(self.buffer.int_buf()), dtype=np.int64).tolist()
-        self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
-                        if i in self.row_of_body}
 
     def _log_contacts(self) -> None:
         """The contacts that began in this step, in the order of their times of impact."""

@@ -203,3 +203,14 @@ def test_stacked_smalls_are_spread_to_the_nearest_free_spots():
                 "B07", (0, 0), "small")
     record = simulate(state, Stroke("red", "SW", 0.0, 0.5), BOARD, PHYSICS)
     assert "B05" not in record.final  # nothing touched them: no overlap was left to resolve
+
+
+def test_trajectories_are_continuous_and_end_where_the_pieces_rest():
+    """Pieces fall asleep during a shot; each sample must still belong to its own piece."""
+    record = simulate(started("red"), Stroke("red", "SW", 80.0, 5.0), BOARD,
+                      replace(PHYSICS, trajectory_rate=240))
+    for piece, samples in record.trajectory.items():
+        for (t0, x0, y0), (t1, x1, y1) in zip(samples, samples[1:], strict=False):
+            assert math.hypot(x1 - x0, y1 - y0) <= 10000 * (t1 - t0) + 1.0, piece
+        if piece in record.final:
+            assert samples[-1][1:] == pytest.approx(record.final[piece], abs=0.01)
