@@ -65,6 +65,15 @@ class Track:
         dt = t1 - t0
         return ((x1 - x0) / dt, (y1 - y0) / dt) if dt > 0 else (0.0, 0.0)
 
+    def settled(self, span: float = 0.1) -> bool:
+        """Moved less than a few millimetres over the last ``span`` seconds (detection
+        jitter alone looks like motion from one frame to the next)."""
+        t1, x1, y1 = self.points[-1]
+        for t, x, y in reversed(self.points):
+            if t1 - t >= span:
+                return math.hypot(x1 - x, y1 - y) < 2.0
+        return False
+
     def predict(self, t: float) -> tuple[float, float]:
         vx, vy = self.velocity()
         dt = t - self.points[-1][0]
@@ -177,8 +186,7 @@ class ShotTracker:
             tr.gone = ("off", "", tr.points[-1][0] + 1e-3)
 
     def _segment(self, t: float) -> None:
-        moving = any(tr.gone is None and math.hypot(*tr.velocity()) > MOVING
-                     for tr in self.tracks.values())
+        moving = any(tr.gone is None and not tr.settled() for tr in self.tracks.values())
         if self.start_time is None:
             st = self.tracks.get(self.striker)
             if st and st.moved_at() is not None:

@@ -1,0 +1,189 @@
+"""`kangle referee`: the live referee — camera or video in, calls and a game log out."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+import cv2
+import numpy as np
+
+from calibration.board_pose import find_board
+from calibration.profile import Calibration
+from kangle.oracle import PhysicsOracle
+from kangle.present import ruling_lines, table_line
+from physics.profile import load_physics
+from rules.errors import KangleError
+from rules.game import Entry, apply, replay
+from rules.gamelog import GameLog
+from rules.shot import ShotRecord
+from rules.state import TableState
+from vision.detect import Detector
+from vision.stream import ShotStream
+
+BUMP_MM = 5.0  # the board moved this much: calibration no longer fits
+
+
+def shot_entry(record: ShotRecord) -> dict:
+    """What the game log keeps of a tracked shot (trajectories stay out of it)."""
+    data = record.to_json()
+    data.pop("trajectory", None)
+    data.pop("table", None)
+    return data
+
+
+def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float,
+            on_ruling, on_frame=None, live: bool = False) -> int:
+    """Run the referee loop until the source ends. ``on_ruling(entry_seq, ruling, state,
+    record)`` after each stored shot; ``on_frame(frame, step, state)`` per frame, may
+    return False to stop. Every shot is stored before its ruling is passed on."""
+    view = replay(log.entries())
+    state: TableState = view.state
+    if state.phase not in ("play", "catch_up"):
+        raise KangleError("the game is not in play: enter the lag with `kangle game lag` "
+                          "first" if state.phase == "lag" else "the game is over")
+    stream = ShotStream(Detector(cal), cal.board, PhysicsOracle(cal.board, load_physics()))
+    stream.expect(state)
+    frame_no, last_check = 0, -10.0
+    while True:
+        ok, frame = source.read()
+        if not ok:
+            if live:
+                raise KangleError("the camera stopped delivering frames; every shot so far is "
+                                  "in the game log — restart to resume", exit_code=3)
+            break
+        t = frame_no / fps
+        frame_no += 1
+        step = stream.feed(t, frame)
+        if step.shot is not None:
+            data = shot_entry(step.shot)
+            new_state, ruling = apply(state, Entry(0, "shot", data), view.setup)
+            entry = log.append("shot", data, by="camera")
+            state = new_state
+            on_ruling(entry.seq, ruling, state, step.shot)
+            if state.phase in ("play", "catch_up"):
+                stream.expect(state)
+        elif not step.moving and t - last_check > 2.0:
+            last_check = t
+            warning = _bumped(frame, cal)
+            if warning:
+                on_ruling(None, warning, state, None)
+        if on_frame and on_frame(frame, step, state) is False:
+            break
+    return 0
+
+
+def _bumped(frame: np.ndarray, cal: Calibration) -> str | None:
+    """Has the board moved since calibration? (checked while the table is at rest)"""
+    try:
+        pose = find_board(frame, cal.camera, cal.board)
+    except KangleError as exc:
+        return f"board not found in view ({exc})"
+    h = cal.board.half
+    corners = np.array([(-h, -h, 0), (h, -h, 0), (h, h, 0), (-h, h, 0)], float)
+    moved = np.linalg.norm(cal.camera.to_board(pose.camera.project(corners)) - corners[:, :2],
+                           axis=1).max()
+    if moved > BUMP_MM:
+        return f"the board has moved {moved:.0f} mm since calibration: recalibrate"
+    return None
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    cal = Calibration.load(args.calibration)
+    log = GameLog(args.game)
+    source = cv2.VideoCapture(args.video if args.video else int(args.camera))
+    if not source.isOpened():
+        raise KangleError(f"cannot open {args.video or 'camera ' + str(args.camera)}")
+    fps = args.fps or source.get(cv2.CAP_PROP_FPS) or 30.0
+    writer = None
+    lines: list[str] = []
+
+    def on_ruling(seq, ruling, state, record) -> None:
+        if isinstance(ruling, str):
+            print(json.dumps({"warning": ruling}) if args.headless else f"WARNING: {ruling}")
+            return
+        if args.headless:
+            print(json.dumps({"entry": seq, "ruling": ruling.to_json()}, ensure_ascii=False),
+                  flush=True)
+        else:
+            print("\n".join(ruling_lines(ruling, f"#{seq} shot — {ruling.player}")))
+            print(table_line(state))
+        lines[:] = ruling_lines(ruling, f"#{seq} shot — {ruling.player}") + [table_line(state)]
+
+    def on_frame(frame, step, state):
+        nonlocal writer
+        shown = _annotate(frame, step, cal, lines)
+        if args.out_video:
+            if writer is None:
+                writer = cv2.VideoWriter(args.out_video, cv2.VideoWriter_fourcc(*"MJPG"), fps,
+                                         (shown.shape[1], shown.shape[0]))
+            writer.write(shown)
+        if not args.headless:
+            return _show(shown, state)
+        return True
+
+    try:
+        return referee(source, cal, log, fps, on_ruling, on_frame, live=args.video is None)
+    finally:
+        if writer is not None:
+            writer.release()
+        log.close()
+
+
+def _annotate(frame, step, cal: Calibration, lines: list[str]) -> np.ndarray:
+    out = frame.copy()
+    for d in step.detections:
+        z = cal.board.thickness_of("RS" if d.kind == "striker" else "R01")
+        u, v = cal.camera.project(np.array([[d.x, d.y, z]]))[0]
+        colour = (0, 0, 255) if d.colour == "red" else (255, 200, 0)
+        cv2.circle(out, (int(u), int(v)), 8 if d.kind == "piece" else 11, colour, 2)
+    for i, text in enumerate(lines[-6:]):
+        cv2.putText(out, text.encode("ascii", "replace").decode()[:110], (10, 22 + 20 * i),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+    return out
+
+
+_screen = None
+
+
+def _show(image: np.ndarray, state: TableState) -> bool:
+    """The referee's window (pygame): the annotated camera image. Esc or closing the
+    window stops; the game log keeps everything."""
+    global _screen
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    if _screen is None:
+        pygame.init()
+        _screen = pygame.display.set_mode((image.shape[1], image.shape[0]))
+        pygame.display.set_caption("kangle referee")
+    for event in pygame.event.get():
+        if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
+                                         event.key == pygame.K_ESCAPE):
+            return False
+    surface = pygame.image.frombuffer(np.ascontiguousarray(image[:, :, ::-1]).tobytes(),
+                                      (image.shape[1], image.shape[0]), "RGB")
+    _screen.blit(surface, (0, 0))
+    pygame.display.flip()
+    return True
+
+
+def add_parser(sub, formatter) -> None:
+    r = sub.add_parser(
+        "referee", formatter_class=formatter, help="referee a game from a camera or a video",
+        description="Follow every shot on the camera, store it in the game log, and show the "
+                    "calls with their rule numbers. --headless writes a JSON line per ruling "
+                    "(and --out-video an annotated video) with no window.",
+        epilog="examples:\n  kangle referee --camera 0 --calibration venue.json --game final.db\n"
+               "  kangle referee --video match.avi --calibration venue.json --game final.db "
+               "--headless --out-video annotated.avi")
+    src = r.add_mutually_exclusive_group(required=True)
+    src.add_argument("--camera", help="camera number (0 for the first webcam)")
+    src.add_argument("--video", help="a video file instead of a camera")
+    r.add_argument("--calibration", required=True, help="venue calibration (kangle calibrate)")
+    r.add_argument("--game", required=True, help="the game log (kangle game new + lag)")
+    r.add_argument("--headless", action="store_true", help="no window: JSON lines")
+    r.add_argument("--out-video", help="write the annotated video here (.avi)")
+    r.add_argument("--fps", type=float, help="frame rate if the source does not say")
+    r.set_defaults(run=cmd_referee)

@@ -1,0 +1,50 @@
+"""From a stream of camera frames to shot records, one shot at a time.
+
+Between shots the table is at rest; the stream waits for the shooter's striker to
+appear in one of their circles and move, follows the shot until everything rests,
+and hands back the shot record. Only detections are kept while a shot is followed
+(not frames), so memory stays flat however long the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.board import Board
+from rules.shot import ShotRecord
+from rules.state import TableState
+from vision.detect import Detection, Detector
+from vision.track import ShotOracle, ShotTracker
+
+
+@dataclass
+class Step:
+    """What one frame brought: its detections, and a finished shot if one ended."""
+
+    detections: list[Detection]
+    shot: ShotRecord | None = None
+    moving: bool = False
+
+
+class ShotStream:
+    def __init__(self, detector: Detector, board: Board, oracle: ShotOracle | None = None):
+        self.detector, self.board, self.oracle = detector, board, oracle
+        self.tracker: ShotTracker | None = None
+
+    def expect(self, state: TableState) -> None:
+        """The next shot starts from ``state`` (its ``turn`` shoots)."""
+        self.tracker = (ShotTracker(state, state.turn, self.board, self.oracle)
+                        if state.turn else None)
+
+    def feed(self, t: float, frame: np.ndarray) -> Step:
+        detections = self.detector.detect(frame)
+        if self.tracker is None:
+            return Step(detections)
+        self.tracker.update(t, detections)
+        if self.tracker.over:
+            shot = self.tracker.record()
+            self.tracker = None
+            return Step(detections, shot)
+        return Step(detections, moving=self.tracker.start_time is not None)
