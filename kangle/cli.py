@@ -52,10 +52,13 @@ def _parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("demo", formatter_class=_F, help="play the bundled sample game",
                        description="Play a scripted game through the referee engine and print "
-                                   "every call, as a referee would see it.",
+                                   "every call, as a referee would see it; then film a "
+                                   "simulated game and referee it from the video alone.",
                        epilog="example:\n  kangle demo examples/demo-game")
     d.add_argument("folder", nargs="?", default="examples/demo-game",
                    help="folder with script.json and shot records (default: %(default)s)")
+    d.add_argument("--no-video", action="store_true",
+                   help="skip part 2 (a simulated game filmed and refereed from video)")
     d.set_defaults(run=gamecmd.cmd_demo)
     return p
 

@@ -144,5 +144,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print()
         log.close()
     print(f"The game log held {len(script['entries']) + 1} entries; every state above was "
-          "recomputed from it.")
+          "recomputed from it.\n")
+    if not args.no_video:
+        from kangle.demo import video_demo
+
+        video_demo(new_entry)
     return 0
