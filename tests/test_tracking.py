@@ -1,0 +1,132 @@
+"""Tracking and the live referee on rendered videos of simulated shots: the simulator's own
+records are the truth."""
+
+import json
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.venue import calibrate_board
+from kangle.cli import main
+from kangle.filming import film_game
+from kangle.gamecmd import new_entry
+from kangle.refereecmd import referee
+from physics.profile import PhysicsProfile
+from physics.simulate import Stroke, simulate
+from rules.board import load_board
+from rules.errors import KangleError
+from rules.game import lag
+from rules.gamelog import GameLog
+from rules.state import initial_state
+from tests.kit import gone, put, started
+from vision.detect import Detector
+from vision.render import Look, Renderer, random_camera, setup_positions_with_strikers
+from vision.track import ShotTracker
+from vision.video import film_shot
+
+BOARD = load_board()
+RENDER = Renderer(BOARD)
+PHYSICS = replace(PhysicsProfile(), trajectory_rate=240)
+
+
+@pytest.fixture(scope="module")
+def venue():
+    rng = np.random.default_rng(4)
+    camera, look = random_camera(rng), Look.random(rng, occluders=False)
+    setup = RENDER.render(camera, setup_positions_with_strikers(BOARD), look).image
+    return camera, look, calibrate_board(setup, camera, BOARD)
+
+
+def track(venue, state, stroke, fps=60):
+    camera, look, cal = venue
+    record = simulate(state, stroke, BOARD, PHYSICS)
+    tracker = ShotTracker(state, stroke.shooter, BOARD)
+    detector = Detector(cal)
+    for t, image in film_shot(RENDER, camera, record, fps, look, moments=2):
+        tracker.update(t, detector.detect(image))
+    assert tracker.over
+    return record, tracker.record()
+
+
+def test_a_clean_hit_first_contact_pocket_and_final_positions(venue):
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B05", (-265.0, 0.0))
+    state = put(state, "R05", (150.0, 150.0))
+    truth, seen = track(venue, state, Stroke("red", "SW", 90.0, 3.0))
+    assert [c.other("RS") for c in seen.contacts_of("RS")][:1] == \
+           [c.other("RS") for c in truth.contacts_of("RS")][:1] == ["B05"]
+    assert seen.contacts_of("RS")[0].confidence >= 0.9
+    assert abs(seen.contacts_of("RS")[0].t - truth.contacts_of("RS")[0].t) < 0.03
+    assert {p.piece for p in seen.pockets} == {p.piece for p in truth.pockets}
+    for piece, (x, y) in truth.final.items():
+        assert np.hypot(*(np.array(seen.final[piece]) - (x, y))) < 3.0, piece
+
+
+def test_cushion_before_the_piece_is_seen(venue):
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "R03", (-150.0, 100.0))
+    truth, seen = track(venue, state, Stroke("red", "SW", 170.0, 2.0))
+    assert truth.contacts_of("RS")[0].other("RS") == "cushion:W"
+    assert seen.contacts_of("RS")[0].other("RS") == "cushion:W"
+
+
+def test_the_referee_calls_a_filmed_game_as_the_simulator_does(venue, tmp_path):
+    camera, look, cal = venue
+    state, _ = lag(initial_state(BOARD), {"first": "red"})
+    truth = film_game(state, [(0, 80.0, 4.5), (1, 70.0, 3.0)], BOARD, camera, look,
+                      tmp_path / "game.avi")
+    log = GameLog.create(tmp_path / "g.db", new_entry("A", "B", "goma", "standard"))
+    log.append("lag", {"first": "red"})
+    seen = []
+    referee(cv2.VideoCapture(str(tmp_path / "game.avi")), cal, log, 60.0,
+            lambda seq, ruling, st, rec: seen.append((seq, ruling)))
+    rulings = [r for _, r in seen if not isinstance(r, str)]
+    assert len(rulings) == len(truth)
+    for shot, ruling in zip(truth, rulings, strict=True):
+        assert [(c.rule, c.kind) for c in ruling.calls] == [(c.rule, c.kind)
+                                                              for c in shot.ruling.calls]
+    kinds = [e.kind for e in GameLog(tmp_path / "g.db").entries()]
+    assert kinds == ["new", "lag", "shot", "shot"]  # every shot stored in the log
+    cal.save(tmp_path / "venue.json")
+    assert main(["referee", "--video", str(tmp_path / "game.avi"), "--calibration",
+                 str(tmp_path / "venue.json"), "--game", str(tmp_path / "g.db"),
+                 "--headless", "--out-video", str(tmp_path / "out.avi")]) == 0
+    assert cv2.VideoCapture(str(tmp_path / "out.avi")).isOpened()
+
+
+def test_the_referee_refuses_a_game_that_is_not_in_play_and_an_unreadable_video(
+        venue, tmp_path, capsys):
+    _, _, cal = venue
+    cal.save(tmp_path / "venue.json")
+    GameLog.create(tmp_path / "g.db", new_entry("A", "B", "goma", "standard")).close()
+    log = GameLog(tmp_path / "g.db")
+    with pytest.raises(KangleError, match="lag"):
+        referee(cv2.VideoCapture(str(tmp_path / "none.avi")), cal, log, 60.0, print)
+    code = main(["referee", "--video", str(tmp_path / "none.avi"), "--calibration",
+                 str(tmp_path / "venue.json"), "--game", str(tmp_path / "g.db"), "--headless"])
+    assert code == 2 and "cannot open" in capsys.readouterr().err
+
+
+def test_a_camera_that_stops_is_reported_and_the_log_is_kept(venue, tmp_path):
+    _, _, cal = venue
+    log = GameLog.create(tmp_path / "g.db", new_entry("A", "B", "goma", "standard"))
+    log.append("lag", {"first": "red"})
+
+    class DeadCamera:
+        def read(self):
+            return False, None
+
+    with pytest.raises(KangleError, match="stopped delivering frames") as info:
+        referee(DeadCamera(), cal, log, 30.0, print, live=True)
+    assert info.value.exit_code == 3
+    assert [e.kind for e in GameLog(tmp_path / "g.db").entries()] == ["new", "lag"]
+
+
+def test_tracked_records_are_valid_shot_records(venue):
+    _, seen = track(venue, started("red"), Stroke("red", "SE", 95.0, 2.5))
+    data = json.loads(json.dumps(seen.to_json()))
+    from rules.shot import ShotRecord
+
+    assert ShotRecord.from_json(data).source == "camera"
