@@ -17,7 +17,7 @@ from typing import Any
 
 from rules.errors import KangleError
 from rules.fields import Fields
-from rules.games.sheet import Line, Sheet, load_game_profile, ranks
+from rules.games.sheet import Line, Sheet, ranks, whole_number_profile
 
 GAME = "blokus"
 COLOURS = ("blue", "yellow", "red", "green")
@@ -39,12 +39,7 @@ class Profile:
 
 
 def load_profile(name_or_path=None) -> Profile:
-    f, _ = load_game_profile(GAME, name_or_path)
-    f.text("name", GAME)
-    d = Profile()
-    p = Profile(**{k: f.count(k, getattr(d, k)) for k in d.__dataclass_fields__})
-    f.done()
-    return p
+    return whole_number_profile(GAME, Profile, name_or_path)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from rules.errors import KangleError
 from rules.fields import Fields
 from rules.games.meld import initial_meld
 from rules.games.rummitiles import COLOURS, Tile, check_counts, face_value, parse_hand
-from rules.games.sheet import Line, Sheet, load_game_profile, names_of, ranks
+from rules.games.sheet import Line, Sheet, names_of, ranks, whole_number_profile
 
 GAME = "rummikub"
 
@@ -35,12 +35,7 @@ class Profile:
 
 
 def load_profile(name_or_path=None) -> Profile:
-    f, _ = load_game_profile(GAME, name_or_path)
-    f.text("name", GAME)
-    d = Profile()
-    p = Profile(**{k: f.count(k, getattr(d, k)) for k in d.__dataclass_fields__})
-    f.done()
-    return p
+    return whole_number_profile(GAME, Profile, name_or_path)
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,16 @@ def load_game_profile(game: str, name_or_path: str | Path | None) -> tuple[Field
     return Fields(data, game), source
 
 
+def whole_number_profile(game: str, cls: type, name_or_path: str | Path | None):
+    """A profile whose settings are all whole numbers, each defaulting to ``cls``'s."""
+    f, _ = load_game_profile(game, name_or_path)
+    f.text("name", game)
+    default = cls()
+    profile = cls(**{k: f.count(k, getattr(default, k)) for k in cls.__dataclass_fields__})
+    f.done()
+    return profile
+
+
 def names_of(players: list[Any], where: str) -> list[str]:
     """The ``name`` of each entry, checked present and unique."""
     names = []
