@@ -37,7 +37,8 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             on_ruling, on_frame=None, live: bool = False) -> int:
     """Run the referee loop until the source ends. ``on_ruling(entry_seq, ruling, state,
     record)`` after each stored shot; ``on_frame(frame, step, state)`` per frame, may
-    return False to stop. Every shot is stored before its ruling is passed on."""
+    return False to stop or "reload" after changing the game log. Every shot is stored
+    before its ruling is passed on."""
     view = replay(log.entries())
     state: TableState = view.state
     if state.phase not in ("play", "catch_up"):
@@ -69,8 +70,15 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             warning = _bumped(frame, cal)
             if warning:
                 on_ruling(None, warning, state, None)
-        if on_frame and on_frame(frame, step, state) is False:
+        said = on_frame(frame, step, state) if on_frame else None
+        if said is False:
             break
+        if said == "reload":  # the referee changed the log by hand: start again from it
+            view = replay(log.entries())
+            state = view.state
+            if state.phase not in ("play", "catch_up"):
+                break
+            stream.expect(state)
     return 0
 
 
@@ -120,7 +128,14 @@ def cmd_referee(args: argparse.Namespace) -> int:
                                          (shown.shape[1], shown.shape[0]))
             writer.write(shown)
         if not args.headless:
-            return _show(shown, state)
+            key = _show(shown, state)
+            if key is False:
+                return False
+            if key:
+                said = _referee_key(key, log, lines)
+                if said:
+                    print(said)
+                    return "reload"
         return True
 
     try:
@@ -147,9 +162,37 @@ def _annotate(frame, step, cal: Calibration, lines: list[str]) -> np.ndarray:
 _screen = None
 
 
-def _show(image: np.ndarray, state: TableState) -> bool:
-    """The referee's window (pygame): the annotated camera image. Esc or closing the
-    window stops; the game log keeps everything."""
+FOULS = {"1": ("cue_tip_foul", "4.3 not struck with the cue tip"),
+         "2": ("own_cue_hit", "5.2 striker hit the shooter's own cue"),
+         "3": ("pivot_foul", "5.6 cue pivot over the side"),
+         "4": ("body_touch", "6.6 body touched a piece")}
+HELP = "keys: u undo, t time-out, 1-4 referee-only foul on the last shot, Esc quit"
+
+
+def _referee_key(key: str, log: GameLog, lines: list[str]) -> str | None:
+    """A referee's key press, stored as new log entries (nothing is ever changed)."""
+    entries = log.entries()
+    view = replay(entries)
+    if key == "u" and view.history:
+        log.append("undo", {"undoes": view.history[-1][0].seq}, by="referee")
+        return f"undone: entry #{view.history[-1][0].seq}"
+    if key == "t" and view.state.turn:
+        log.append("timeout", {"player": view.state.turn}, by="referee")
+        return f"time-out: {view.state.turn} loses the shot"
+    if key in FOULS and view.history and view.history[-1][0].kind == "shot":
+        last = view.history[-1][0]
+        flag, words = FOULS[key]
+        data = dict(last.data, referee=dict(last.data.get("referee", {}), **{flag: True}))
+        log.append("undo", {"undoes": last.seq}, by="referee")
+        log.append("shot", data, by="referee")
+        lines.append(f"referee: {words} added to the last shot")
+        return f"entry #{last.seq} re-entered with {words}"
+    return None
+
+
+def _show(image: np.ndarray, state: TableState) -> bool | str | None:
+    """The referee's window (pygame): the annotated camera image. Returns False to stop
+    (Esc or closing the window), or the key the referee pressed."""
     global _screen
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
@@ -158,15 +201,22 @@ def _show(image: np.ndarray, state: TableState) -> bool:
         pygame.init()
         _screen = pygame.display.set_mode((image.shape[1], image.shape[0]))
         pygame.display.set_caption("kangle referee")
+    pressed = None
     for event in pygame.event.get():
         if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
                                          event.key == pygame.K_ESCAPE):
             return False
+        if event.type == pygame.KEYDOWN and event.unicode:
+            pressed = event.unicode.lower()
     surface = pygame.image.frombuffer(np.ascontiguousarray(image[:, :, ::-1]).tobytes(),
                                       (image.shape[1], image.shape[0]), "RGB")
     _screen.blit(surface, (0, 0))
+    font = pygame.font.Font(None, 22)
+    clock = "" if state.turn is None else f"{state.turn} to shoot"
+    _screen.blit(font.render(f"{clock}   {HELP}", True, (255, 255, 0)),
+                 (10, image.shape[0] - 24))
     pygame.display.flip()
-    return True
+    return pressed
 
 
 def add_parser(sub, formatter) -> None:

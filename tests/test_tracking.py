@@ -130,3 +130,22 @@ def test_tracked_records_are_valid_shot_records(venue):
     from rules.shot import ShotRecord
 
     assert ShotRecord.from_json(data).source == "camera"
+
+
+def test_referee_keys_store_corrections_as_new_entries(tmp_path):
+    from kangle.refereecmd import _referee_key
+    from tests.kit import shot
+
+    log = GameLog.create(tmp_path / "g.db", new_entry("A", "B", "goma", "standard"))
+    log.append("lag", {"first": "red"})
+    log.append("shot", shot(contacts=[(0.1, "RS", "cushion:N")]).to_json(), by="camera")
+    lines = []
+    assert "6.6" in _referee_key("4", log, lines)  # body touch on the last shot
+    from rules.game import replay
+
+    view = replay(log.entries())
+    assert view.state.owed["black"] == 1
+    assert _referee_key("t", log, lines).startswith("time-out")
+    assert _referee_key("u", log, lines).startswith("undone")
+    kinds = [e.kind for e in log.entries()]
+    assert kinds == ["new", "lag", "shot", "undo", "shot", "timeout", "undo"]
