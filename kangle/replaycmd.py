@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from kangle.present import ruling_lines
 from kangle.simcmd import load_state
@@ -10,6 +11,7 @@ from physics.profile import load_physics
 from physics.simulate import Stroke, simulate
 from physics.viewer import export, run_window
 from rules.board import load_board
+from rules.errors import KangleError
 from rules.jsonfile import read_json
 from rules.referee import judge
 from rules.rule_profile import load_rules
@@ -31,19 +33,46 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return ruling_lines(ruling, f"{rec.shooter} from {rec.circle} ({rec.source})")
 
     lines = calls_for(record)
+    physics = load_physics(args.physics)
+    shown = timeline
+    if record.source == "camera":  # beside it, what the physics says that stroke does
+        rerun = rerun_stroke(record, state, board, physics)
+        if rerun is not None:
+            shown = [timeline, Timeline.of(rerun)]
+            lines = [*lines, "", *calls_for(rerun)]
     if args.export:
-        export(timeline, lines, args.export, board)
+        export(shown, lines, args.export, board)
         print(f"wrote {args.export}")
         return 0
-    physics = load_physics(args.physics)
 
     def restrike(angle: float, speed: float):
         new = simulate(state, Stroke(record.shooter, record.circle, angle, speed), board,
                        physics)
         return Timeline.of(new), calls_for(new)
 
-    run_window(timeline, lines, board, restrike)
+    run_window(shown, lines, board, restrike)
     return 0
+
+
+def rerun_stroke(record: ShotRecord, state, board, physics) -> ShotRecord | None:
+    """The simulator's run of the stroke a tracked shot began with: the striker's start,
+    and its direction and speed over its first tracked samples."""
+    samples = (record.trajectory or {}).get(record.shot_piece, ())
+    moving = [s for s in samples if s[0] > 0][:3]
+    if len(moving) < 2:
+        return None
+    (t0, x0, y0), (t1, x1, y1) = moving[0], moving[-1]
+    if t1 <= t0:
+        return None
+    speed = math.hypot(x1 - x0, y1 - y0) / (t1 - t0) / 1000
+    angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    cx, cy = board.circle_centre(record.circle)
+    stroke = Stroke(record.shooter, record.circle, angle, min(max(speed, 0.05), 15.0),
+                    (record.start[0] - cx, record.start[1] - cy))
+    try:
+        return simulate(state, stroke, board, physics)
+    except KangleError:
+        return None
 
 
 def _state_from_table(record: ShotRecord, board):

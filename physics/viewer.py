@@ -56,14 +56,24 @@ class Painter:
     def mm(self, u: int, v: int) -> tuple[float, float]:
         return (u / self.scale - self.outer, self.outer - v / self.scale)
 
-    def frame(self, timeline: Timeline, t: float, lines: list[str]):
-        surface = self.pg.Surface((self.width, self.size))
+    def frame(self, timelines: Timeline | list[Timeline], t: float, lines: list[str]):
+        """One frame; several timelines (a tracked shot and the simulator's re-run of
+        it) are drawn side by side, each on its own board."""
+        shown = timelines if isinstance(timelines, list) else [timelines]
+        boards = len(shown) * self.size
+        surface = self.pg.Surface((self.width - self.size + boards, self.size))
         surface.fill((40, 44, 52))
-        self.draw_board(surface)
-        self.draw_trails(surface, timeline, t)
-        self.draw_pieces(surface, timeline.positions(t))
+        for k, timeline in enumerate(shown):
+            board = self.pg.Surface((self.size, self.size))
+            self.draw_board(board)
+            self.draw_trails(board, timeline, t)
+            self.draw_pieces(board, timeline.positions(t))
+            if len(shown) > 1:
+                board.blit(self.font.render(timeline.record.source, True, IVORY), (8, 6))
+            surface.blit(board, (k * self.size, 0))
         if self.width > self.size:
-            self.draw_panel(surface, [f"t = {t:5.2f} s of {timeline.duration:.2f} s", *lines])
+            longest = max(tl.duration for tl in shown)
+            self.draw_panel(surface, [f"t = {t:5.2f} s of {longest:.2f} s", *lines], boards)
         return surface
 
     def draw_board(self, s) -> None:
@@ -100,11 +110,11 @@ class Painter:
                 label = self.small.render(piece, True, IVORY)
                 s.blit(label, label.get_rect(center=centre))
 
-    def draw_panel(self, s, lines: list[str]) -> None:
+    def draw_panel(self, s, lines: list[str], left: int) -> None:
         y = 10
         for line in lines:
             for chunk in _wrap(plain(line), 52):
-                s.blit(self.font.render(chunk, True, (230, 230, 230)), (self.size + 12, y))
+                s.blit(self.font.render(chunk, True, (230, 230, 230)), (left + 12, y))
                 y += 18
 
 
@@ -119,8 +129,8 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines + [line] if line else lines
 
 
-def export(timeline: Timeline, lines: list[str], path: str | Path, board: Board,
-           fps: int = 20, size: int = 480) -> None:
+def export(timeline: Timeline | list[Timeline], lines: list[str], path: str | Path,
+           board: Board, fps: int = 20, size: int = 480) -> None:
     """Write the final frame (``.png``) or the whole shot at 1× speed (``.gif``)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
@@ -128,15 +138,17 @@ def export(timeline: Timeline, lines: list[str], path: str | Path, board: Board,
 
     path = Path(path)
     painter = Painter(board, size)
+    duration = max(tl.duration for tl in (timeline if isinstance(timeline, list) else
+                                          [timeline]))
     if path.suffix.lower() == ".png":
-        pygame.image.save(painter.frame(timeline, timeline.duration, lines), str(path))
+        pygame.image.save(painter.frame(timeline, duration, lines), str(path))
         return
     if path.suffix.lower() != ".gif":
         raise KangleError(f"cannot export {path.name}: use a .png or .gif file name")
     frames = []
-    count = max(1, math.ceil(timeline.duration * fps))
+    count = max(1, math.ceil(duration * fps))
     for k in range(count + 1):
-        surface = painter.frame(timeline, min(k / fps, timeline.duration), lines)
+        surface = painter.frame(timeline, min(k / fps, duration), lines)
         raw = pygame.image.tobytes(surface, "RGB")
         frames.append(Image.frombytes("RGB", surface.get_size(), raw).quantize(64))
     frames += [frames[-1]] * fps  # hold the end for a second
@@ -150,7 +162,7 @@ def export(timeline: Timeline, lines: list[str], path: str | Path, board: Board,
 Restrike = Callable[[float, float], tuple[Timeline, list[str]]]
 
 
-def run_window(timeline: Timeline, lines: list[str], board: Board,
+def run_window(timeline: Timeline | list[Timeline], lines: list[str], board: Board,
                restrike: Restrike | None = None) -> None:
     """The interactive viewer. Keys: space pause, ←/→ step, +/- speed, r restart,
     Esc quit; drag on the timeline to scrub; drag from the striker to aim a new stroke
@@ -158,8 +170,10 @@ def run_window(timeline: Timeline, lines: list[str], board: Board,
     import pygame
 
     pygame.init()
-    painter = Painter(board, 720)
-    screen = pygame.display.set_mode((painter.width, painter.size + 30))
+    shown = timeline if isinstance(timeline, list) else [timeline]
+    painter = Painter(board, 720 if len(shown) == 1 else 560)
+    screen = pygame.display.set_mode((painter.width - painter.size * (1 - len(shown)),
+                                      painter.size + 30))
     pygame.display.set_caption("kangle replay")
     clock = pygame.time.Clock()
     t, speed, playing, aiming = 0.0, 1.0, True, None
@@ -198,22 +212,24 @@ def run_window(timeline: Timeline, lines: list[str], board: Board,
                 if length_mm > 5:
                     angle = math.degrees(math.atan2(dy, dx))
                     try:
-                        timeline, lines = restrike(angle, min(10.0, length_mm / 40))
+                        again, lines = restrike(angle, min(10.0, length_mm / 40))
+                        shown = shown[:-1] + [again]
                         t, playing = 0.0, True
                     except KangleError as exc:
                         lines = [f"cannot play that: {exc}"]
                 aiming = None
+        duration = max(tl.duration for tl in shown)
         if pygame.mouse.get_pressed()[0] and not aiming:
             u, v = pygame.mouse.get_pos()
             if v > painter.size:
-                t = timeline.duration * min(max(u / painter.size, 0), 1)
+                t = duration * min(max(u / painter.size, 0), 1)
         if playing:
             t += dt * speed
-        t = min(max(t, 0.0), timeline.duration)
+        t = min(max(t, 0.0), duration)
         screen.fill((20, 20, 20))
-        screen.blit(painter.frame(timeline, t, [f"speed {speed}x", *help_lines, "", *lines]),
+        screen.blit(painter.frame(shown, t, [f"speed {speed}x", *help_lines, "", *lines]),
                     (0, 0))
-        bar = round(painter.size * (t / timeline.duration if timeline.duration else 1))
+        bar = round(painter.size * (t / duration if duration else 1))
         pygame.draw.rect(screen, (80, 80, 80), (0, painter.size + 10, painter.size, 10))
         pygame.draw.rect(screen, (200, 170, 90), (0, painter.size + 10, bar, 10))
         if aiming:

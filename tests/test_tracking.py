@@ -149,3 +149,16 @@ def test_referee_keys_store_corrections_as_new_entries(tmp_path):
     assert _referee_key("u", log, lines).startswith("undone")
     kinds = [e.kind for e in log.entries()]
     assert kinds == ["new", "lag", "shot", "undo", "shot", "timeout", "undo"]
+
+
+def test_replay_shows_a_tracked_shot_beside_the_simulators_rerun(venue, tmp_path):
+    from PIL import Image
+
+    from physics.viewer import PANEL_W
+    from rules.jsonfile import write_json
+
+    _, seen = track(venue, started("red"), Stroke("red", "SE", 95.0, 2.5))
+    write_json(tmp_path / "tracked.json", seen.to_json())
+    assert main(["replay", str(tmp_path / "tracked.json"), "--export",
+                 str(tmp_path / "side.png")]) == 0
+    assert Image.open(tmp_path / "side.png").size == (2 * 480 + PANEL_W, 480)
