@@ -199,9 +199,10 @@ class ShotTracker:
 
     @property
     def over(self) -> bool:
-        """Everything has been at rest for a quarter of a second since the strike."""
+        """Everything has been still (settled over 0.1 s) for 0.15 s since the strike: the
+        ruling comes about a quarter of a second after the pieces stop."""
         return (self.start_time is not None and self.rest_since is not None and
-                self.last_t - self.rest_since >= 0.25)
+                self.last_t - self.rest_since >= 0.15)
 
     # -- the record -----------------------------------------------------------------------
     def record(self, circle: str | None = None) -> ShotRecord:
