@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from rules.board import Board
 from rules.errors import KangleError
 from rules.shot import ShotRecord
 
@@ -20,16 +21,19 @@ from rules.shot import ShotRecord
 class Timeline:
     record: ShotRecord
     before: dict[str, tuple[float, float]]
+    rim: tuple[float, float] | None = None  # (half side, rim width) mm, to show rim stops
 
     @classmethod
-    def of(cls, record: ShotRecord,
-           before: dict[str, tuple[float, float]] | None = None) -> Timeline:
+    def of(cls, record: ShotRecord, before: dict[str, tuple[float, float]] | None = None,
+           board: Board | None = None) -> Timeline:
+        """``board`` given, a piece that stopped on the rim stays in view there (on the
+        frame's flat top, beyond the cushion it crossed)."""
         start = dict(before or record.table or {})
         if not start:
             raise KangleError("this shot record has no 'table' (where pieces stood before the "
                               "shot): give the table state with --state")
         start.setdefault(record.shot_piece, record.start)
-        return cls(record, start)
+        return cls(record, start, (board.half, board.rim_width) if board else None)
 
     @property
     def duration(self) -> float:
@@ -45,8 +49,11 @@ class Timeline:
         gone = self.gone_at()
         traj = self.record.trajectory or {}
         out = {}
+        on_rim = {e.piece for e in self.record.exits if e.where == "rim"}
         for piece, pos in self.before.items():
             if piece in gone and t >= gone[piece]:
+                if piece in on_rim and self.rim and traj.get(piece):
+                    out[piece] = self._on_rim(_interpolate(traj[piece], gone[piece]))
                 continue
             samples = traj.get(piece)
             if samples:
@@ -55,6 +62,14 @@ class Timeline:
                 pos = self.record.final[piece]
             out[piece] = pos
         return out
+
+    def _on_rim(self, pos: tuple[float, float]) -> tuple[float, float]:
+        """Just beyond the cushion nearest ``pos``, in the middle of the rim."""
+        half, width = self.rim
+        x, y = pos
+        if abs(x) >= abs(y):
+            return (half + width / 2) * (1 if x > 0 else -1), max(-half, min(half, y))
+        return max(-half, min(half, x)), (half + width / 2) * (1 if y > 0 else -1)
 
     def path(self, piece: str, t: float) -> list[tuple[float, float]]:
         """The trail of a piece up to time ``t``."""

@@ -216,6 +216,17 @@ class ShotTracker:
         contacts = self._contacts(st, circle)
         pockets, exits, final = [], [], {}
         for tr in self.tracks.values():
+            if tr.gone is None and tr.missing >= 10:
+                # gone from where it stood and never seen again: knocked off too fast to
+                # follow (over a hole it is pocketed, else it left the table)
+                near = min(CORNERS, key=lambda h: math.hypot(
+                    tr.pos[0] - self.board.hole_centre(h)[0],
+                    tr.pos[1] - self.board.hole_centre(h)[1]))
+                if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
+                              tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
+                    tr.gone = ("pocket", near, tr.points[-1][0])
+                else:
+                    tr.gone = ("off", "", tr.points[-1][0])
             hole = self.board.hole_at(*tr.pos)
             if tr.gone is None and hole and tr.moved_at() is not None:
                 tr.gone = ("pocket", hole, tr.points[-1][0])  # seen going down into it

@@ -19,7 +19,7 @@ def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float
     ``tail`` after rest. Each frame averages ``moments`` instants spread over the
     exposure, a fraction of the frame interval (0.25: a 1/240 s shutter at 60 fps, as a
     referee's webcam should be set): a fast piece is a blur."""
-    timeline = Timeline.of(record)
+    timeline = Timeline.of(record, board=renderer.board)
     dt = 1.0 / fps
     times = np.arange(-lead, record.duration + tail, dt)
     exposures = []
