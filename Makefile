@@ -21,6 +21,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/physics.py
+	$(BIN)/python benchmarks/rummikub_meld.py
+	$(BIN)/python benchmarks/ttr_longest.py
+	$(BIN)/python benchmarks/detection.py
+	$(BIN)/python benchmarks/tracking.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
