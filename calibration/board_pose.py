@@ -239,6 +239,10 @@ def _holes(undist: np.ndarray, corners: np.ndarray, board: Board) -> list:
             out.append(None)
             continue
         k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        expected = np.pi * (np.linalg.norm(edge - centre) / 1.8) ** 2
+        if not 0.6 * expected < stats[k, cv2.CC_STAT_AREA] < 1.35 * expected:
+            out.append(None)  # a piece beside the hole merged with it, or half hidden
+            continue
         out.append(np.array([cents[k][0] + max(0, x0), cents[k][1] + max(0, y0)]))
     return out
 
