@@ -41,12 +41,12 @@ BOARD = load_board()
 IDS = list(setup_positions_with_strikers(BOARD))
 
 
-def scatter(rng, n):
+def scatter(rng, n, touching=0.25):
     pos = {}
     for pid in rng.permutation(IDS)[:n]:
         r = BOARD.radius_of(pid)
         for _ in range(300):
-            if pos and rng.random() < 0.25:  # touching another piece
+            if pos and rng.random() < touching:  # touching another piece
                 other, (ox, oy) = list(pos.items())[rng.integers(len(pos))]
                 a = rng.uniform(0, 2 * np.pi)
                 d = r + BOARD.radius_of(other) + 0.3
@@ -73,6 +73,8 @@ def main() -> None:
     parser.add_argument("--venues", type=int, default=50)
     parser.add_argument("--frames", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--touching", type=float, default=0.25,
+                        help="share of pieces placed touching another (default %(default)s)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
@@ -83,7 +85,7 @@ def main() -> None:
         setup = render.render(camera, setup_positions_with_strikers(BOARD), look)
         detector = Detector(calibrate_board(setup.image, camera, BOARD))
         for _ in range(args.frames):
-            truth = scatter(rng, int(rng.integers(5, 35)))
+            truth = scatter(rng, int(rng.integers(5, 35)), args.touching)
             frame = render.render(camera, truth, replace(
                 look, noise=float(rng.uniform(0.5, 5)), jpeg=int(rng.choice([0, 70, 85, 95])),
                 occluders=int(rng.random() < 0.15), seed=int(rng.integers(1 << 30))))
