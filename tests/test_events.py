@@ -113,8 +113,9 @@ def test_a_process_killed_mid_write_loses_nothing_confirmed(tmp_path):
 def test_a_broken_store_address_is_a_clear_error(tmp_path):
     with pytest.raises(KangleError, match="cannot open the event store"):
         EventStore("postgresql+psycopg://nobody:pw@127.0.0.1:1/none")
-    with pytest.raises(KangleError, match="no event named"):
+    with pytest.raises(KangleError, match="no event file"):
         Competition.open(str(tmp_path / "nothing.db"))
+    assert not (tmp_path / "nothing.db").exists()  # looking does not create an event
 
 
 # -- rotating tables (Rummikub) ------------------------------------------------------------

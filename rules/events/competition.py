@@ -7,6 +7,7 @@ always recomputed from the entries in force.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rules.errors import KangleError
@@ -28,6 +29,8 @@ class Competition:
     @classmethod
     def open(cls, where: str) -> Competition:
         url, name = database_url(where)
+        if "://" not in where and not Path(where).exists():
+            raise KangleError(f"no event file {where}: create it with `kangle event new`")
         store = EventStore(url)
         return cls(store, store.event(name))
 
