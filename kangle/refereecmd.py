@@ -100,7 +100,7 @@ def _bumped(frame: np.ndarray, cal: Calibration) -> str | None:
 def cmd_referee(args: argparse.Namespace) -> int:
     cal = Calibration.load(args.calibration)
     log = GameLog(args.game)
-    source = cv2.VideoCapture(args.video if args.video else int(args.camera))
+    source = cv2.VideoCapture(args.video if args.video else args.camera)
     if not source.isOpened():
         raise KangleError(f"cannot open {args.video or 'camera ' + str(args.camera)}")
     fps = args.fps or source.get(cv2.CAP_PROP_FPS) or 30.0
@@ -229,7 +229,7 @@ def add_parser(sub, formatter) -> None:
                "  kangle referee --video match.avi --calibration venue.json --game final.db "
                "--headless --out-video annotated.avi")
     src = r.add_mutually_exclusive_group(required=True)
-    src.add_argument("--camera", help="camera number (0 for the first webcam)")
+    src.add_argument("--camera", type=int, help="camera number (0 for the first webcam)")
     src.add_argument("--video", help="a video file instead of a camera")
     r.add_argument("--calibration", required=True, help="venue calibration (kangle calibrate)")
     r.add_argument("--game", required=True, help="the game log (kangle game new + lag)")
