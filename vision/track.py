@@ -353,8 +353,7 @@ class ShotTracker:
                 confidence = max(confidence, 0.7)
             elif said is not None:
                 body, confidence = said, 0.6
-        t_first = (self.start_time - self.start_time) + tau
-        return Contact(round(t_first, 4), self.striker, body, ambiguous=confidence < 0.6,
+        return Contact(round(tau, 4), self.striker, body, ambiguous=confidence < 0.6,
                        confidence=round(confidence, 3))
 
     def _line_hit(self, start, angle: float, speed: float) -> tuple[str, float] | None:
