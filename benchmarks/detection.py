@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from calibration.board_pose import find_board  # noqa: E402
-from calibration.venue import calibrate_board  # noqa: E402
+from calibration.venue import calibrate_board, setup_positions  # noqa: E402
 from rules.board import load_board  # noqa: E402
 from rules.errors import KangleError  # noqa: E402
 from rules.pieces import colour_of, is_striker  # noqa: E402
@@ -34,11 +34,10 @@ from vision.render import (  # noqa: E402
     Look,
     Renderer,
     random_camera,
-    setup_positions_with_strikers,
 )
 
 BOARD = load_board()
-IDS = list(setup_positions_with_strikers(BOARD))
+IDS = list(setup_positions(BOARD))
 
 
 def scatter(rng, n, touching=0.25):
@@ -82,7 +81,7 @@ def main() -> None:
     errors, ours, base = [], [], []
     for _ in range(args.venues):
         camera, look = random_camera(rng), Look.random(rng, occluders=False)
-        setup = render.render(camera, setup_positions_with_strikers(BOARD), look)
+        setup = render.render(camera, setup_positions(BOARD), look)
         detector = Detector(calibrate_board(setup.image, camera, BOARD))
         for _ in range(args.frames):
             truth = scatter(rng, int(rng.integers(5, 35)), args.touching)

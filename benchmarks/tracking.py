@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from calibration.venue import calibrate_board  # noqa: E402
+from calibration.venue import calibrate_board, setup_positions  # noqa: E402
 from physics.profile import PhysicsProfile  # noqa: E402
 from physics.simulate import Stroke, simulate  # noqa: E402
 from rules.board import load_board  # noqa: E402
@@ -35,7 +35,7 @@ from rules.rule_profile import RuleProfile  # noqa: E402
 from tests.kit import started  # noqa: E402
 from tests.test_simulator import scattered  # noqa: E402
 from vision.detect import Detector  # noqa: E402
-from vision.render import Look, Renderer, random_camera, setup_positions_with_strikers  # noqa
+from vision.render import Look, Renderer, random_camera  # noqa: E402
 from vision.track import ShotTracker  # noqa: E402
 from vision.video import film_shot  # noqa: E402
 
@@ -77,7 +77,7 @@ def main() -> None:
     for k in range(args.shots):
         if k % 10 == 0:  # a new venue every ten shots
             camera, look = random_camera(nrng), Look.random(nrng, occluders=False)
-            setup = render.render(camera, setup_positions_with_strikers(BOARD), look).image
+            setup = render.render(camera, setup_positions(BOARD), look).image
             detector = Detector(calibrate_board(setup, camera, BOARD))
         kind, state, stroke, physics = random_shot(rng)
         try:

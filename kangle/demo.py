@@ -10,14 +10,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.venue import calibrate_board
+from calibration.venue import calibrate_board, setup_positions
 from kangle.filming import film_game
 from kangle.refereecmd import referee
 from rules.board import load_board
 from rules.game import lag
 from rules.gamelog import GameLog
 from rules.state import initial_state
-from vision.render import Look, Renderer, random_camera, setup_positions_with_strikers
+from vision.render import Look, Renderer, random_camera
 
 # (which circle, angle as seen from red's side, speed m/s)
 STROKES = [(0, 80.0, 4.5), (1, 70.0, 3.0), (0, 100.0, 3.5)]
@@ -29,7 +29,7 @@ def video_demo(new_entry) -> None:
     camera, look = random_camera(rng), Look.random(rng, occluders=False)
     print("Part 2 — the camera referee")
     print("  calibrating from a rendered frame of the set-up position ...", flush=True)
-    setup = Renderer(board).render(camera, setup_positions_with_strikers(board), look).image
+    setup = Renderer(board).render(camera, setup_positions(board), look).image
     cal = calibrate_board(setup, camera, board)
     print(f"  board found (residual {cal.residual_mm:.2f} mm); filming {len(STROKES)} "
           "simulated shots at 60 fps with motion blur ...", flush=True)

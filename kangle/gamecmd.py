@@ -6,6 +6,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
+from kangle.demo import video_demo
 from kangle.present import entry_title, history_lines, ruling_lines, table_line
 from rules.board import SHIPPED as BOARD_DIR
 from rules.board import load_board
@@ -146,7 +147,5 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"The game log held {len(script['entries']) + 1} entries; every state above was "
           "recomputed from it.\n")
     if not args.no_video:
-        from kangle.demo import video_demo
-
         video_demo(new_entry)
     return 0

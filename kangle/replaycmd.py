@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import replace
 
 from kangle.present import ruling_lines
 from kangle.simcmd import load_state
@@ -12,10 +13,12 @@ from physics.simulate import Stroke, simulate
 from physics.viewer import export, run_window
 from rules.board import load_board
 from rules.errors import KangleError
+from rules.game import lag
 from rules.jsonfile import read_json
 from rules.referee import judge
 from rules.rule_profile import load_rules
 from rules.shot import ShotRecord
+from rules.state import POCKETED, Piece, initial_state
 from rules.timeline import Timeline
 
 
@@ -77,11 +80,6 @@ def rerun_stroke(record: ShotRecord, state, board, physics) -> ShotRecord | None
 
 def _state_from_table(record: ShotRecord, board):
     """A table state with exactly the pieces the record says stood on the table."""
-    from dataclasses import replace
-
-    from rules.game import lag
-    from rules.state import POCKETED, Piece, initial_state
-
     state, _ = lag(initial_state(board), {"first": record.shooter})
     table = record.table or {}
     pieces = {}

@@ -15,7 +15,7 @@ from rules.board import Board
 from rules.errors import KangleError
 from rules.fields import Fields
 from rules.jsonfile import check_schema, mm
-from rules.pieces import ALL_IDS, COLOURS, check_id, is_striker, pieces_of
+from rules.pieces import ALL_IDS, COLOURS, STRIKERS, check_id, is_striker, pieces_of
 
 SCHEMA = "kangle.table-state/1"
 
@@ -190,13 +190,7 @@ def _read_result(data: Any) -> Result:
 def initial_state(board: Board) -> TableState:
     """The set-up of rule 4.1, before the lag: all pieces in their rows, strikers in hand."""
     pieces = {pid: Piece(pid, ON_TABLE, pos) for pid, pos in board.setup_positions().items()}
-    for colour in COLOURS:
-        striker = "RS" if colour == "red" else "BS"
+    for striker in STRIKERS.values():
         pieces[striker] = Piece(striker, IN_HAND)
     return TableState(pieces=pieces)
-
-
-def colour_counts(state: TableState) -> dict[str, int]:
-    """Pieces of each colour still on the table."""
-    return {c: len(state.left(c)) for c in COLOURS}
 

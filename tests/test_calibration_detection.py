@@ -11,7 +11,7 @@ from calibration.board_pose import find_board
 from calibration.camera import Camera
 from calibration.intrinsics import calibrate_camera
 from calibration.profile import Calibration
-from calibration.venue import calibrate_board
+from calibration.venue import calibrate_board, setup_positions
 from kangle.cli import main
 from rules.board import load_board
 from rules.errors import KangleError
@@ -22,7 +22,6 @@ from vision.render import (
     Renderer,
     random_camera,
     render_chessboard,
-    setup_positions_with_strikers,
 )
 
 BOARD = load_board()
@@ -62,7 +61,7 @@ def match(truth, found, hidden=()):
 def venue():
     rng = np.random.default_rng(11)
     camera, look = random_camera(rng), Look.random(rng, occluders=False)
-    setup = RENDER.render(camera, setup_positions_with_strikers(BOARD), look)
+    setup = RENDER.render(camera, setup_positions(BOARD), look)
     return camera, look, calibrate_board(setup.image, camera, BOARD)
 
 
@@ -87,7 +86,7 @@ def test_board_pose_is_found_within_a_millimetre_on_varied_cameras():
     rng = np.random.default_rng(5)
     for _ in range(8):
         camera = random_camera(rng)
-        frame = RENDER.render(camera, setup_positions_with_strikers(BOARD),
+        frame = RENDER.render(camera, setup_positions(BOARD),
                               Look.random(rng, occluders=False))
         pose = find_board(frame.image, camera, BOARD)
         grid = np.array([(x, y, 0) for x in (-350, 0, 350) for y in (-350, 0, 350)], float)
@@ -100,7 +99,7 @@ def test_detection_recall_position_colour_and_kind(venue):
     detector = Detector(cal)
     rng = np.random.default_rng(3)
     errors, missed, false, wrong = [], 0, 0, 0
-    ids = list(setup_positions_with_strikers(BOARD))
+    ids = list(setup_positions(BOARD))
     for k in range(6):
         truth = scatter(rng, BOARD, list(rng.permutation(ids)[:rng.integers(10, 34)]))
         frame = RENDER.render(camera, truth, replace(look, noise=3.0, jpeg=85, seed=k))
@@ -145,7 +144,7 @@ def test_a_board_15_percent_off_the_profile_is_measured_and_detection_follows(sc
     render = Renderer(board)
     rng = np.random.default_rng(int(scale * 100))
     camera, look = random_camera(rng), Look.random(rng, occluders=False)
-    setup = render.render(camera, setup_positions_with_strikers(board), look)
+    setup = render.render(camera, setup_positions(board), look)
     cal = calibrate_board(setup.image, camera, BOARD, side_mm=board.side)
     got = cal.board
     assert got.side == pytest.approx(board.side)
@@ -185,7 +184,7 @@ def test_a_calibration_from_another_resolution_is_refused(venue):
 
 def test_manual_corners_give_the_same_pose(venue):
     camera, look, _ = venue
-    frame = RENDER.render(camera, setup_positions_with_strikers(BOARD), look).image
+    frame = RENDER.render(camera, setup_positions(BOARD), look).image
     h = BOARD.half
     clicked = camera.project(np.array([(-h, -h, 0), (h, -h, 0), (h, h, 0), (-h, h, 0)], float))
     cal = calibrate_board(frame, camera, BOARD, measure=False, corners_px=np.round(clicked))
@@ -200,7 +199,7 @@ def test_calibrate_and_detect_from_the_command_line(tmp_path, capsys):
     camera = Camera.looking_down(height_mm=1300, tilt_deg=5)
     look = Look(seed=1, noise=2)
     cv2.imwrite(str(tmp_path / "setup.png"),
-                RENDER.render(camera, setup_positions_with_strikers(BOARD), look).image)
+                RENDER.render(camera, setup_positions(BOARD), look).image)
     truth = scatter(rng, BOARD, ["R01", "B01", "RS"])
     cv2.imwrite(str(tmp_path / "frame.png"), RENDER.render(camera, truth, look).image)
     assert main(["calibrate", "board", str(tmp_path / "setup.png"), "--no-measure",

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.venue import calibrate_board
+from calibration.venue import calibrate_board, setup_positions
 from kangle.cli import main
 from kangle.filming import film_game
 from kangle.gamecmd import new_entry
@@ -22,7 +22,7 @@ from rules.gamelog import GameLog
 from rules.state import initial_state
 from tests.kit import gone, put, started
 from vision.detect import Detector
-from vision.render import Look, Renderer, random_camera, setup_positions_with_strikers
+from vision.render import Look, Renderer, random_camera
 from vision.track import ShotTracker
 from vision.video import film_shot
 
@@ -35,7 +35,7 @@ PHYSICS = replace(PhysicsProfile(), trajectory_rate=240)
 def venue():
     rng = np.random.default_rng(4)
     camera, look = random_camera(rng), Look.random(rng, occluders=False)
-    setup = RENDER.render(camera, setup_positions_with_strikers(BOARD), look).image
+    setup = RENDER.render(camera, setup_positions(BOARD), look).image
     return camera, look, calibrate_board(setup, camera, BOARD)
 
 

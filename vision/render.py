@@ -268,15 +268,6 @@ class Renderer:
         return img
 
 
-def setup_positions_with_strikers(board: Board) -> dict[str, tuple[float, float]]:
-    """The set-up position of rule 4.1, plus each striker in its owner's first circle
-    (SW for red, NE for black): the frame a venue's colour model is learnt from."""
-    pos = dict(board.setup_positions())
-    pos["RS"] = board.circle_centre("SW")
-    pos["BS"] = board.circle_centre("NE")
-    return pos
-
-
 def random_camera(rng: np.random.Generator, size=(1280, 720)) -> Camera:
     """A plausible venue camera: 1.2-1.5 m up, up to 12° off vertical, slightly turned,
     with some barrel distortion."""
