@@ -9,7 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kangle import eventcmd, gamecmd, refereecmd, replaycmd, scorecmd, simcmd, visioncmd
+from kangle import (
+    eventcmd,
+    gamecmd,
+    refereecmd,
+    replaycmd,
+    scorecmd,
+    simcmd,
+    tilescmd,
+    visioncmd,
+)
 from rules.errors import KangleError
 
 _F = argparse.RawDescriptionHelpFormatter
@@ -49,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     eventcmd.add_parser(sub, _F)
     visioncmd.add_parsers(sub, _F)
     refereecmd.add_parser(sub, _F)
+    tilescmd.add_parser(sub, _F)
 
     d = sub.add_parser("demo", formatter_class=_F, help="play the bundled sample game",
                        description="Play a scripted game through the referee engine and print "

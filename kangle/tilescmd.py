@@ -1,0 +1,147 @@
+"""`kangle tiles`: read the Rummikub tiles left in a hand from photos, and score them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from kangle.visioncmd import read_image
+from rules.errors import KangleError
+from rules.games.rummikub import Hand, Profile, penalty
+from vision.tiles.read import CONFIDENT, TileReading, read_tiles
+
+INK = {"red": (40, 40, 220), "blue": (200, 110, 20), "black": (40, 40, 40),
+       "orange": (0, 140, 255), None: (160, 40, 160)}
+
+
+def add_parser(sub, formatter) -> None:
+    t = sub.add_parser(
+        "tiles", formatter_class=formatter, help="read Rummikub tiles in photos and score them",
+        description="Find every Rummikub tile in each photo (flat or on a rack, any "
+                    "rotation), read its number, colour or joker, and give the hand's "
+                    "penalty. Tiles read with little confidence are flagged for a person "
+                    "to check; tiles cut by the photo's edge are reported, not counted.",
+        epilog="examples:\n  kangle tiles examples/tiles/hand.jpg\n"
+               "  kangle tiles photos/*.jpg --json --annotate checked/\n"
+               "  kangle tiles hand.jpg --no-initial-meld")
+    t.add_argument("photos", nargs="+", help="photos (JPEG, PNG…)")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
+    t.add_argument("--annotate", metavar="OUT_DIR",
+                   help="write each photo with its tiles outlined and labelled here")
+    t.add_argument("--no-initial-meld", action="store_true",
+                   help="the player never made the initial meld: -100 if the hand cannot "
+                        "make one, -200 if it could have")
+    t.set_defaults(run=cmd_tiles)
+
+
+def cmd_tiles(args: argparse.Namespace) -> int:
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    results, failed = [], 0
+    for i, path in enumerate(args.photos):
+        _progress(i, len(args.photos), path)
+        try:
+            image = read_image(path)
+            readings = read_tiles(image)
+            if not [r for r in readings if not r.cut]:
+                raise KangleError(f"{path}: no tiles found — photograph the tiles from above, "
+                                  "lying flat or on the rack, filling most of the picture")
+        except KangleError as e:
+            failed += 1
+            results.append({"path": path, "error": str(e)})
+            continue
+        result = _result(path, readings, args.no_initial_meld)
+        results.append(result)
+        if out_dir is not None:
+            target = out_dir / (Path(path).stem + "-tiles.jpg")
+            cv2.imwrite(str(target), annotate(image, readings))
+            result["annotated"] = str(target)
+    _progress(len(args.photos), len(args.photos), "")
+    if args.json:
+        print(json.dumps({"photos": [{k: v for k, v in r.items() if not k.startswith("_")}
+                                     for r in results]}, ensure_ascii=False))
+    else:
+        for r in results:
+            print(_table(r))
+    if failed:
+        print(f"{failed} of {len(args.photos)} photos could not be read", file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _result(path: str, readings: list[TileReading], no_meld: bool) -> dict:
+    counted = [r for r in readings if not r.cut]
+    value, why = penalty(Hand(path, tuple(r.tile for r in counted), None, not no_meld, False),
+                         Profile())
+    return {
+        "path": path,
+        "tiles": [{"number": r.tile.number, "colour": r.tile.colour, "joker": r.tile.joker,
+                   "confidence": round(r.confidence, 3),
+                   "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]}
+                  for r in counted],
+        "value": value,
+        "uncertain": sum(1 for r in counted if not r.sure),
+        "cut": [{"number": r.tile.number, "colour": r.tile.colour, "joker": r.tile.joker,
+                 "confidence": round(r.confidence, 3)} for r in readings if r.cut],
+        "_why": why,
+        "_readings": counted,
+    }
+
+
+def _table(r: dict) -> str:
+    if "error" in r:
+        return f"{r['path']}: {r['error']}\n"
+    lines = [r["path"], f"  {'#':>3}  {'tile':<10} {'confidence':>10}"]
+    for i, t in enumerate(r["_readings"], 1):
+        flag = "  <- check this tile" if not t.sure else ""
+        lines.append(f"  {i:>3}  {_name(t):<10} {t.confidence:>10.2f}{flag}")
+    for t in r["cut"]:
+        looks = "joker" if t["joker"] else f"{t['colour']} {t['number']}"
+        lines.append(f"    -  cut by the photo's edge, not counted (looks like {looks})")
+    lines.append(f"  penalty {r['value']}  ({r['_why']})")
+    if r["uncertain"]:
+        lines.append(f"  {r['uncertain']} tile(s) below {CONFIDENT:.0%} confidence: "
+                     "check them against the photo (--annotate shows which)")
+    return "\n".join(lines) + "\n"
+
+
+def _name(t: TileReading) -> str:
+    return "joker" if t.tile.joker else f"{t.tile.colour} {t.tile.number}"
+
+
+def annotate(image: np.ndarray, readings: list[TileReading]) -> np.ndarray:
+    """The photo with every tile outlined in its colour and labelled; doubtful tiles
+    in magenta with a question mark, cut tiles dashed grey."""
+    out = image.copy()
+    thick = max(2, round(max(image.shape[:2]) / 500))
+    for r in readings:
+        pts = np.round(r.corners).astype(np.int32)
+        colour = (150, 150, 150) if r.cut else INK[r.tile.colour] if r.sure else (255, 0, 255)
+        cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
+        label = ("J" if r.tile.joker else f"{r.tile.colour[0].upper()}{r.tile.number}") + (
+            "" if r.sure else "?")
+        org = tuple(int(v) for v in pts[0])
+        scale = thick * 0.45
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255),
+                    thick + 2, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick,
+                    cv2.LINE_AA)
+    return out
+
+
+def _progress(done: int, total: int, path: str) -> None:
+    """A progress bar on the terminal's error stream for batches of photos."""
+    if total < 2 or not sys.stderr.isatty():
+        return
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                     f"{Path(path).name[:40]:<40}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

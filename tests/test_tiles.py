@@ -1,0 +1,196 @@
+"""Reading Rummikub tiles from photos: the synthetic renderer's exact labels, real
+photos labelled by people (tests/data/tiles, CC BY 4.0), the 6/9 and light-colour
+cases, and the `kangle tiles` command's output and bad input."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kangle.cli import main
+from rules.games.rummitiles import JOKER, Tile
+from vision.tiles import mlp
+from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
+from vision.tiles.labels import read_split
+from vision.tiles.read import read_tiles
+from vision.tiles.render import TILE_H, TILE_W, render_photo, tile_face
+
+DATA = Path(__file__).parent / "data" / "tiles"
+
+
+def iou(a, b, shape):
+    ma, mb = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+    cv2.fillPoly(ma, [np.round(a).astype(np.int32)], 1)
+    cv2.fillPoly(mb, [np.round(b).astype(np.int32)], 1)
+    return (ma & mb).sum() / max(1, (ma | mb).sum())
+
+
+def matched(labels, readings, shape):
+    """(label tile, read tile) for each label, read tile None when not found."""
+    out = []
+    for lt in labels:
+        best = max(readings, key=lambda r: iou(r.corners, lt.polygon, shape), default=None)
+        ok = best is not None and iou(best.corners, lt.polygon, shape) >= 0.5
+        out.append((lt.tile, best.tile if ok else None))
+    return out
+
+
+def test_the_mlp_learns_two_interleaved_spirals():
+    rng = np.random.default_rng(3)
+    t = rng.uniform(0.5, 3 * np.pi, 1200)
+    arm = rng.integers(0, 2, 1200)
+    x = np.stack([t * np.cos(t + np.pi * arm), t * np.sin(t + np.pi * arm)], 1)
+    model = mlp.train(x, arm, ("a", "b"), (32, 32), epochs=150, rate=5e-3, seed=1)
+    assert (model.probabilities(x).argmax(axis=1) == arm).mean() > 0.95  # not linear
+
+
+def test_mlp_round_trips_through_its_file(tmp_path):
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(200, 3)), rng.integers(0, 3, 200)
+    model = mlp.train(x, y, ("a", "b", "c"), (8,), epochs=2)
+    model.save(tmp_path / "m.npz")
+    again = mlp.MLP.load(tmp_path / "m.npz")
+    assert again.classes == ("a", "b", "c")
+    assert np.allclose(again.probabilities(x), model.probabilities(x), atol=1e-6)
+
+
+def _ink(p):
+    b = balanced(p)
+    return np.clip(1 - b.min(axis=2), 0, 1)
+
+
+def test_rendered_labels_outline_the_tiles_exactly():
+    """Cutting a photo along a tile's label, upright, gives that tile's face: its ink
+    lines up with the face drawn on its own."""
+    photo, image = render_photo(np.random.default_rng(5), count=8)
+    assert len(photo.tiles) >= 4
+    for lt in photo.tiles:
+        seen = _ink(patch(image, lt.polygon))
+        drawn = _ink(cv2.resize(tile_face(lt.tile, np.random.default_rng(0)).astype(np.uint8),
+                                (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA))
+        r = np.corrcoef(seen.ravel(), drawn.ravel())[0, 1]
+        assert r > 0.7, (lt.tile, r)
+        turned = np.corrcoef(seen.ravel(), drawn[::-1, ::-1].ravel())[0, 1]
+        assert r > turned + 0.2  # and it is upright, not half turned
+
+
+def test_synthetic_photos_are_read_right():
+    right = total = 0
+    for seed in range(6):
+        photo, image = render_photo(np.random.default_rng(500 + seed))
+        for truth, read in matched(photo.tiles, read_tiles(image), image.shape[:2]):
+            total += 1
+            right += truth == read
+    assert total > 20
+    assert right / total >= 0.95
+
+
+def _single(tile: Tile, turn: int, warm: float = 0.0) -> np.ndarray:
+    """One tile face pasted on dark wood, turned by ``turn`` quarter turns, under light
+    tinted warm (> 0) or cold (< 0)."""
+    face = tile_face(tile, np.random.default_rng(1), ink_jitter=0)
+    face = cv2.resize(face, (int(TILE_W * 4), int(TILE_H * 4)))
+    face = np.rot90(face, turn)
+    image = np.zeros((480, 640, 3), np.float32)
+    image[:] = (40, 70, 110)
+    h, w = face.shape[:2]
+    image[200 - h // 2:200 - h // 2 + h, 300 - w // 2:300 - w // 2 + w] = face
+    image *= np.array([1 - warm, 1.0, 1 + warm])
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("number", [6, 9])
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_six_and_nine_are_told_apart_at_any_rotation(number, turn):
+    readings = read_tiles(_single(Tile(number, "blue"), turn))
+    assert [r.tile for r in readings] == [Tile(number, "blue")]
+
+
+@pytest.mark.parametrize("colour", ["red", "orange", "blue", "black"])
+@pytest.mark.parametrize("warm", [-0.2, 0.2])
+def test_colour_survives_warm_and_cold_light(colour, warm):
+    readings = read_tiles(_single(Tile(8, colour), 0, warm))
+    assert [r.tile for r in readings] == [Tile(8, colour)]
+
+
+def test_a_joker_is_read_as_a_joker():
+    assert [r.tile for r in read_tiles(_single(JOKER, 1))] == [JOKER]
+
+
+def test_real_photos_labelled_by_people():
+    photos = read_split(DATA)
+    assert len(photos) >= 3
+    found = right = total = 0
+    for photo in photos:
+        image = cv2.imread(str(photo.image))
+        for truth, read in matched(photo.tiles, read_tiles(image), image.shape[:2]):
+            total += 1
+            found += read is not None
+            right += truth == read
+    assert found / total >= 0.95
+    assert right / total >= 0.9
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def hand_photo(tmp_path, tiles, name="hand.png"):
+    """A photo of ``tiles`` lying in a row on dark wood."""
+    faces = [cv2.resize(tile_face(t, np.random.default_rng(i), ink_jitter=0),
+                        (int(TILE_W * 4), int(TILE_H * 4))) for i, t in enumerate(tiles)]
+    image = np.zeros((400, 200 + 150 * len(tiles), 3), np.float32)
+    image[:] = (40, 70, 110)
+    for i, f in enumerate(faces):
+        image[100:100 + f.shape[0], 100 + 150 * i:100 + 150 * i + f.shape[1]] = f
+    path = tmp_path / name
+    cv2.imwrite(str(path), image.astype(np.uint8))
+    return path
+
+
+def test_kangle_tiles_prints_the_json_the_issue_names(tmp_path, capsys):
+    path = hand_photo(tmp_path, [Tile(7, "red"), Tile(13, "blue"), JOKER])
+    code, out, _ = run(capsys, "tiles", path, "--json", "--annotate", tmp_path / "out")
+    assert code == 0
+    photo = json.loads(out)["photos"][0]
+    assert photo["path"] == str(path)
+    got = sorted((t["number"] or 0, t["colour"] or "", t["joker"]) for t in photo["tiles"])
+    assert got == [(0, "", True), (7, "red", False), (13, "blue", False)]
+    assert photo["value"] == 7 + 13 + 30
+    assert photo["uncertain"] == sum(t["confidence"] < 0.9 for t in photo["tiles"])
+    assert all(len(t["corners"]) == 4 for t in photo["tiles"])
+    assert (tmp_path / "out" / "hand-tiles.jpg").exists()
+
+
+def test_no_initial_meld_applies_minus_100_or_minus_200(tmp_path, capsys):
+    can = hand_photo(tmp_path, [Tile(10, "red"), Tile(11, "red"), Tile(12, "red")], "can.png")
+    cannot = hand_photo(tmp_path, [Tile(1, "red"), Tile(5, "blue")], "cannot.png")
+    code, out, _ = run(capsys, "tiles", can, cannot, "--json", "--no-initial-meld")
+    assert code == 0
+    values = [p["value"] for p in json.loads(out)["photos"]]
+    assert values == [200, 100]
+    code, out, _ = run(capsys, "tiles", cannot)
+    assert code == 0 and "penalty 6" in out and "blue 5" in out
+
+
+def test_bad_photos_are_reported_and_the_rest_still_read(tmp_path, capsys):
+    good = hand_photo(tmp_path, [Tile(4, "black")])
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    blank = tmp_path / "table.png"
+    cv2.imwrite(str(blank), np.full((300, 400, 3), (40, 70, 110), np.uint8))
+    code, out, err = run(capsys, "tiles", text, good, empty, blank, tmp_path / "gone.jpg",
+                         "--json")
+    assert code == 2
+    photos = json.loads(out)["photos"]
+    assert [("error" in p) for p in photos] == [True, False, True, True, True]
+    assert photos[1]["value"] == 4
+    assert "not an image" in photos[0]["error"] and "no tiles" in photos[3]["error"]
+    assert "does not exist" in photos[4]["error"]
+    assert "4 of 5 photos could not be read" in err

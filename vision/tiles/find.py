@@ -1,0 +1,167 @@
+"""Finding tiles in a photo: regions that may hold tiles, and the ways to cut them.
+
+1. A per-pixel classifier (``pixels.features`` into the shipped MLP) gives every pixel
+   of the working-scale image the probability of background, tile face and tile edge.
+2. Face cores (face clearly more likely than edge) seed a watershed over the edge
+   probability, which grows each core to its tile and stops at the seams.
+3. A region may still hold several touching tiles whose seam was too faint to stop the
+   watershed. Each region therefore carries alternative cuts: along a seam — a
+   straight line (up to ±12° off the region's sides, for perspective) that runs along
+   edge pixels for most of its length — recursively, and into k equal parts across its
+   long side, as a row of k tiles side by side would be.
+4. ``read`` lets the face classifier choose: the cut whose parts look most like tiles.
+
+Geometry here is in working-scale pixels; ``Region.corners`` converts to the photo's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.tiles.mlp import MLP
+from vision.tiles.pixels import features, working_image
+
+TILE_ASPECT = 1.42  # long side / short side of a tile's face, from the labelled photos
+SEAM_EDGE = 0.2  # edge probability above which a pixel lies on a seam
+SEAM_FRACTION = 0.5  # share of a cut line that must lie on a seam
+CUT_ANGLES = np.deg2rad(np.arange(-12, 13, 3))
+MAX_DEPTH = 8  # seam cuts in a row, at most
+
+
+@dataclass
+class Region:
+    """Pixels that may be one tile, with the alternative ways to cut them into tiles."""
+
+    rect: tuple  # OpenCV rotated rectangle ((cx, cy), (w, h), degrees), working pixels
+    face: float  # share of the rectangle's pixels classed as face, 0..1
+    cuts: list[list[Region]] = field(default_factory=list)
+
+    @property
+    def tile_like(self) -> bool:
+        (_, _), (a, b), _ = self.rect
+        return min(a, b) >= 8 and 1.0 <= max(a, b) / min(a, b) <= 2.2 and self.face >= 0.35
+
+    def corners(self, factor: float) -> np.ndarray:
+        """(4, 2) corners in the full-size photo's pixels."""
+        return cv2.boxPoints(self.rect) / factor
+
+
+def pixel_classes(image: np.ndarray, model: MLP) -> tuple[np.ndarray, float]:
+    """(H, W, 3) probabilities of background, face, edge on the working-scale image,
+    and the factor from full-size pixels to working-scale pixels."""
+    small, factor = working_image(image)
+    f = features(small)
+    h, w = small.shape[:2]
+    return model.probabilities(f.reshape(h * w, -1)).reshape(h, w, 3), factor
+
+
+def regions(probs: np.ndarray) -> list[Region]:
+    """The regions of the photo that may hold tiles, each with its alternative cuts."""
+    edge = probs[:, :, 2]
+    tile = cv2.morphologyEx((probs[:, :, 0] < 0.5).astype(np.uint8), cv2.MORPH_OPEN,
+                            np.ones((3, 3), np.uint8))
+    core = cv2.erode(((probs[:, :, 1] - edge) > 0.3).astype(np.uint8) & tile,
+                     np.ones((3, 3), np.uint8))
+    _, markers, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+    markers = markers + 1  # 1 is the background seed
+    small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < 20)
+    markers[np.isin(markers, small + 1)] = 0
+    markers[tile == 0] = 0
+    markers[cv2.dilate(tile, np.ones((5, 5), np.uint8)) == 0] = 1
+    grey = (np.clip(edge, 0, 1) * 255).astype(np.uint8)
+    labels = cv2.watershed(cv2.merge([grey, grey, grey]), markers.astype(np.int32))
+    face = probs[:, :, 1] > 0.5
+    ys, xs = np.nonzero(labels > 1)
+    order = np.argsort(labels[ys, xs], kind="stable")
+    ys, xs = ys[order], xs[order]
+    bounds = np.flatnonzero(np.diff(labels[ys, xs])) + 1
+    pieces = zip(np.split(ys, bounds), np.split(xs, bounds), strict=True)
+    return [_region(np.stack([px, py], 1).astype(np.float32), edge, face)
+            for py, px in pieces if len(px) >= 40]
+
+
+def _region(points: np.ndarray, edge: np.ndarray, face: np.ndarray, depth: int = 0,
+            rows: bool = True) -> Region:
+    rect = cv2.minAreaRect(points)
+    region = Region(rect, _face_share(rect, face))
+    if depth < MAX_DEPTH:
+        parts = _seam_cut(points, rect, edge)
+        if parts is not None:
+            region.cuts.append([_region(p, edge, face, depth + 1) for p in parts])
+    if rows:
+        for parts in _row_cuts(points, rect):
+            region.cuts.append([_region(p, edge, face, MAX_DEPTH, rows=False) for p in parts])
+    return region
+
+
+def _face_share(rect, face: np.ndarray) -> float:
+    box = np.round(cv2.boxPoints(rect)).astype(np.int32)
+    x0, y0 = np.maximum(box.min(axis=0), 0)
+    x1, y1 = box.max(axis=0) + 1
+    sub = face[y0:y1, x0:x1]
+    if sub.size == 0:
+        return 0.0
+    mask = np.zeros(sub.shape, np.uint8)
+    cv2.fillPoly(mask, [box - (x0, y0)], 1)
+    return float(sub[mask > 0].mean()) if mask.any() else 0.0
+
+
+def _axes(rect) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors along the rectangle's first and second sides."""
+    t = np.deg2rad(rect[2])
+    return np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+
+
+def _seam_cut(points: np.ndarray, rect, edge: np.ndarray) -> list[np.ndarray] | None:
+    """The region's pixels cut in two along its strongest seam, or None."""
+    (cx, cy), (a, b), _ = rect
+    if min(a, b) < 8:
+        return None
+    on_seam = edge[points[:, 1].astype(int), points[:, 0].astype(int)] > SEAM_EDGE
+    ex, ey = _axes(rect)
+    d = points - (cx, cy)
+    u, v = d @ ex, d @ ey
+    least = int(np.ceil(max(0.5 * min(a, b) / TILE_ASPECT, 4.0)))  # half a narrow side
+    best, cut = SEAM_FRACTION, None
+    for along, across in ((u, v), (v, u)):
+        for tilt in CUT_ANGLES:
+            c = along * np.cos(tilt) + across * np.sin(tilt)
+            k = np.round(c - c.min()).astype(int)
+            count = np.bincount(k)
+            frac = np.bincount(k, weights=on_seam) / np.maximum(count, 1)
+            frac[count < 4] = 0
+            frac[:least] = 0
+            frac[max(0, len(frac) - least):] = 0
+            i = int(np.argmax(frac))
+            if frac[i] > best:
+                best, cut = frac[i], (c, i + c.min())
+    if cut is None:
+        return None
+    c, at = cut
+    left, right = points[c < at - 0.5], points[c > at + 0.5]
+    return [left, right] if len(left) >= 30 and len(right) >= 30 else None
+
+
+def _row_cuts(points: np.ndarray, rect) -> list[list[np.ndarray]]:
+    """The region cut into k equal parts across its long side, for each k a row of
+    touching tiles could have: a tile standing in a row is TILE_ASPECT times taller
+    than wide, and a tile's visible side makes it look up to a third longer."""
+    (cx, cy), (a, b), _ = rect
+    long, short = max(a, b), min(a, b)
+    if short < 8:
+        return []
+    ex, ey = _axes(rect)
+    along = (points - (cx, cy)) @ (ex if a >= b else ey)
+    widest = max(2, round(TILE_ASPECT * long / short * 1.15))
+    out = []
+    for k in range(2, widest + 1):
+        edges = -long / 2 + long * np.arange(k + 1) / k
+        edges[-1] += 1
+        parts = [points[(along >= lo) & (along < hi)]
+                 for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
+        if all(len(p) >= 30 for p in parts):
+            out.append(parts)
+    return out

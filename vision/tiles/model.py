@@ -1,0 +1,38 @@
+"""The tile reader's classes and its shipped models (``vision/tiles/models/*.npz``).
+
+The face classifier names a tile's number (``1``…``13``) or ``J`` for a joker,
+together with which way up it was seen (``^`` upright, ``v`` upside down) — so a 6
+and an upside-down 9 are different classes — or ``none`` for a candidate that is not
+a tile. The colour classifier names one of the four colours.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from rules.errors import KangleError
+from rules.games.rummitiles import COLOURS, Tile
+from vision.tiles.mlp import MLP
+
+MODELS = Path(__file__).parent / "models"
+FACES = [str(n) for n in range(1, 14)] + ["J"]
+FACE_CLASSES = tuple(f"{f}{w}" for f in FACES for w in "^v") + ("none",)
+__all__ = ["COLOURS", "FACE_CLASSES", "MODELS", "face_class", "models"]
+
+
+def face_class(tile: Tile | None, up: bool) -> str:
+    """The face class of a tile seen upright (``up``) or upside down; None → none."""
+    if tile is None:
+        return "none"
+    return ("J" if tile.joker else str(tile.number)) + ("^" if up else "v")
+
+
+@cache
+def models(folder: Path = MODELS) -> tuple[MLP, MLP, MLP]:
+    """The pixel, face and colour classifiers, loaded once."""
+    try:
+        return tuple(MLP.load(folder / f"{n}.npz") for n in ("pixels", "faces", "colours"))
+    except OSError as e:
+        raise KangleError(f"the tile reader's models are missing from {folder} ({e}); "
+                          "train them with: python -m vision.tiles.train DATA") from e
