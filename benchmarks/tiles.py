@@ -31,18 +31,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 cv2.setNumThreads(1)
 
 from rules.games.rummikub import Hand, Profile, penalty  # noqa: E402
-from vision.tiles.labels import read_split  # noqa: E402
+from vision.tiles.labels import overlap, read_split  # noqa: E402
 from vision.tiles.read import read_tiles  # noqa: E402
 from vision.tiles.render import render_photo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def iou(a: np.ndarray, b: np.ndarray, shape) -> float:
-    ma, mb = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
-    cv2.fillPoly(ma, [np.round(a).astype(np.int32)], 1)
-    cv2.fillPoly(mb, [np.round(b).astype(np.int32)], 1)
-    return (ma & mb).sum() / max(1, (ma | mb).sum())
 
 
 def value(tiles) -> int:
@@ -56,14 +49,13 @@ class Tally:
         self.photos = self.exact = 0
         self.mistakes: list[str] = []
 
-    def add(self, name: str, labels, readings, shape) -> None:
+    def add(self, name: str, labels, readings) -> None:
         self.photos += 1
         counted = [r for r in readings if not r.cut]
         self.read += len(counted)
         used = set()
         for lt in labels:
-            box = cv2.boxPoints(cv2.minAreaRect(lt.polygon.astype(np.float32)))
-            scores = [(iou(r.corners, box, shape), i) for i, r in enumerate(readings)
+            scores = [(overlap(r.corners, lt.box), i) for i, r in enumerate(readings)
                       if i not in used]
             best = max(scores, default=(0.0, -1))
             self.labelled += 1
@@ -104,8 +96,7 @@ def real(data: Path, split: str, show: int) -> None:
     tally = Tally()
     for photo in read_split(data / split):
         image = cv2.imread(str(photo.image))
-        tally.add(photo.image.name.split("_jpeg")[0], photo.tiles, read_tiles(image),
-                  image.shape[:2])
+        tally.add(photo.image.name.split("_jpeg")[0], photo.tiles, read_tiles(image))
     tally.report(f"real photos, {split}/ split")
     for m in tally.mistakes[:show]:
         print("   ", m)
@@ -115,7 +106,7 @@ def synthetic(n: int, show: int) -> None:
     tally = Tally()
     for i in range(n):
         photo, image = render_photo(np.random.default_rng(1_000_000 + i))
-        tally.add(f"synthetic {i}", photo.tiles, read_tiles(image), image.shape[:2])
+        tally.add(f"synthetic {i}", photo.tiles, read_tiles(image))
     tally.report(f"synthetic photos ({n})")
     for m in tally.mistakes[:show]:
         print("   ", m)

@@ -13,26 +13,19 @@ from kangle.cli import main
 from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import mlp
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
-from vision.tiles.labels import read_split
+from vision.tiles.labels import overlap, read_split
 from vision.tiles.read import read_tiles
 from vision.tiles.render import TILE_H, TILE_W, render_photo, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
 
 
-def iou(a, b, shape):
-    ma, mb = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
-    cv2.fillPoly(ma, [np.round(a).astype(np.int32)], 1)
-    cv2.fillPoly(mb, [np.round(b).astype(np.int32)], 1)
-    return (ma & mb).sum() / max(1, (ma | mb).sum())
-
-
-def matched(labels, readings, shape):
+def matched(labels, readings):
     """(label tile, read tile) for each label, read tile None when not found."""
     out = []
     for lt in labels:
-        best = max(readings, key=lambda r: iou(r.corners, lt.polygon, shape), default=None)
-        ok = best is not None and iou(best.corners, lt.polygon, shape) >= 0.5
+        best = max(readings, key=lambda r: overlap(r.corners, lt.box), default=None)
+        ok = best is not None and overlap(best.corners, lt.box) >= 0.5
         out.append((lt.tile, best.tile if ok else None))
     return out
 
@@ -80,7 +73,7 @@ def test_synthetic_photos_are_read_right():
     right = total = 0
     for seed in range(6):
         photo, image = render_photo(np.random.default_rng(500 + seed))
-        for truth, read in matched(photo.tiles, read_tiles(image), image.shape[:2]):
+        for truth, read in matched(photo.tiles, read_tiles(image)):
             total += 1
             right += truth == read
     assert total > 20
@@ -125,7 +118,7 @@ def test_real_photos_labelled_by_people():
     found = right = total = 0
     for photo in photos:
         image = cv2.imread(str(photo.image))
-        for truth, read in matched(photo.tiles, read_tiles(image), image.shape[:2]):
+        for truth, read in matched(photo.tiles, read_tiles(image)):
             total += 1
             found += read is not None
             right += truth == read

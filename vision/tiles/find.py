@@ -29,6 +29,7 @@ SEAM_EDGE = 0.2  # edge probability above which a pixel lies on a seam
 SEAM_FRACTION = 0.5  # share of a cut line that must lie on a seam
 CUT_ANGLES = np.deg2rad(np.arange(-12, 13, 3))
 MAX_DEPTH = 8  # seam cuts in a row, at most
+SURE_BACKGROUND = 0.98  # coarse background probability above which a pixel is left
 
 
 @dataclass
@@ -44,6 +45,14 @@ class Region:
         (_, _), (a, b), _ = self.rect
         return min(a, b) >= 8 and 1.0 <= max(a, b) / min(a, b) <= 2.2 and self.face >= 0.35
 
+    def tree(self) -> list[Region]:
+        """This region and every part of every alternative cut, depth first."""
+        out = [self]
+        for cut in self.cuts:
+            for part in cut:
+                out.extend(part.tree())
+        return out
+
     def corners(self, factor: float) -> np.ndarray:
         """(4, 2) corners in the full-size photo's pixels."""
         return cv2.boxPoints(self.rect) / factor
@@ -51,11 +60,23 @@ class Region:
 
 def pixel_classes(image: np.ndarray, model: MLP) -> tuple[np.ndarray, float]:
     """(H, W, 3) probabilities of background, face, edge on the working-scale image,
-    and the factor from full-size pixels to working-scale pixels."""
+    and the factor from full-size pixels to working-scale pixels.
+
+    The classifier first runs on every other pixel of every other row; pixels whose
+    neighbourhood there is surely background keep that answer, the rest (the tiles
+    and a margin round them, usually a small part of a photo) are classified one by one.
+    """
     small, factor = working_image(image)
     f = features(small)
-    h, w = small.shape[:2]
-    return model.probabilities(f.reshape(h * w, -1)).reshape(h, w, 3), factor
+    h, w, n = f.shape
+    coarse = model.probabilities(f[::2, ::2].reshape(-1, n)).reshape((h + 1) // 2,
+                                                                    (w + 1) // 2, 3)
+    unsure = cv2.dilate((coarse[:, :, 0] < SURE_BACKGROUND).astype(np.uint8),
+                        np.ones((5, 5), np.uint8))
+    unsure = cv2.resize(unsure, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
+    probs = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_NEAREST)
+    probs[unsure] = model.probabilities(f[unsure])
+    return probs, factor
 
 
 def regions(probs: np.ndarray) -> list[Region]:

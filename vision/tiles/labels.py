@@ -22,6 +22,11 @@ class LabelledTile:
     tile: Tile
     polygon: np.ndarray  # (k, 2) image pixels, x right, y down
 
+    @property
+    def box(self) -> np.ndarray:
+        """(4, 2) corners of the smallest rotated rectangle around the polygon."""
+        return cv2.boxPoints(cv2.minAreaRect(self.polygon.astype(np.float32)))
+
 
 @dataclass(frozen=True)
 class LabelledPhoto:
@@ -72,3 +77,11 @@ def read_split(folder: Path) -> list[LabelledPhoto]:
             tiles.append(LabelledTile(tile_of(names[int(v[0])]), poly))
         photos.append(LabelledPhoto(image, tuple(tiles)))
     return photos
+
+
+def overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals (pixels)."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0

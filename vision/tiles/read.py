@@ -81,14 +81,6 @@ class _Judge:
         return [_Verdict(f, c) for f, c in zip(faces, colours, strict=False)]
 
 
-def _nodes(region: find.Region) -> list[find.Region]:
-    out = [region]
-    for cut in region.cuts:
-        for part in cut:
-            out.extend(_nodes(part))
-    return out
-
-
 def _best(region: find.Region, verdicts: dict) -> tuple[float, list[find.Region]]:
     """The way of taking the region whole or cut that makes its parts most surely
     tiles: each part scores its probability of being a tile less one half."""
@@ -109,7 +101,7 @@ def read_tiles(image: np.ndarray) -> list[TileReading]:
     h, w = image.shape[:2]
     out = []
     for region in find.regions(probs):
-        nodes = [n for n in _nodes(region) if n.tile_like]
+        nodes = [n for n in region.tree() if n.tile_like]
         verdicts = dict(zip(map(id, nodes), judge.judge(nodes), strict=False))
         _, chosen = _best(region, verdicts)
         for r in chosen:

@@ -126,7 +126,7 @@ def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = N
                  ) -> tuple[LabelledPhoto, np.ndarray]:
     """A synthetic photo (BGR uint8 of ``size`` width × height) and its exact labels."""
     count = int(rng.integers(1, 22)) if count is None else count
-    span = float(rng.uniform(130, 330))  # plane units across the scene
+    span = float(rng.uniform(150, 550))  # plane units across the scene
     res = 1400
     unit = res / span  # scene pixels per plane unit
     scene = _background(rng, res)
@@ -155,9 +155,9 @@ def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = N
         src = np.float32([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
                           [0, face.shape[0]]])
         m = cv2.getPerspectiveTransform(src, q.astype(np.float32))
-        size = (box.shape[1], box.shape[0])
-        warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.ones(face.shape[:2], np.float32), m, size)
+        box_size = (box.shape[1], box.shape[0])
+        warped = cv2.warpPerspective(face, m, box_size, flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.ones(face.shape[:2], np.float32), m, box_size)
         box[:] = box * (1 - mask[:, :, None]) + warped * mask[:, :, None]
         corners.append(quad)
     return _photograph(rng, scene, tiles, corners, size)

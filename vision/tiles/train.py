@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.tiles import find
 from vision.tiles.face import colour_features, number_features, patch
-from vision.tiles.labels import LabelledPhoto, read_split
+from vision.tiles.labels import LabelledPhoto, overlap, read_split
 from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
 from vision.tiles.pixels import features, working_image
@@ -59,18 +59,12 @@ def upright(p: np.ndarray) -> bool:
     return float((ink.sum(axis=1) * rows).sum() / ink.sum()) < p.shape[0] / 2
 
 
-def _iou(a: np.ndarray, b: np.ndarray, shape) -> float:
-    ma, mb = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
-    cv2.fillPoly(ma, [np.round(a).astype(np.int32)], 1)
-    cv2.fillPoly(mb, [np.round(b).astype(np.int32)], 1)
-    return (ma & mb).sum() / max(1, (ma | mb).sum())
-
-
 def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
                  jitters: int = 3):
     """Number samples (features, class) and colour samples from one photo: every
-    labelled tile in both orientations with jittered corners, the pipeline's own
-    candidates that match a tile, and candidates matching none as 'none'."""
+    labelled tile in both orientations with jittered corners; every region the finder
+    proposes (whole or cut) that matches a tile, as that tile; and every proposal that
+    matches none — half tiles, pairs, background — as 'none'."""
     nx, ny, cx, cy = [], [], [], []
 
     def add(corners, tile):
@@ -86,24 +80,22 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
 
     boxes = []
     for t in photo.tiles:
-        box = cv2.boxPoints(cv2.minAreaRect(t.polygon.astype(np.float32)))
+        box = t.box
         boxes.append(box)
         add(box, t.tile)
         side = np.linalg.norm(box[1] - box[0]) + np.linalg.norm(box[2] - box[1])
         for _ in range(jitters):
             add(box + rng.normal(0, 0.025 * side, box.shape).astype(np.float32), t.tile)
     probs, factor = find.pixel_classes(image, pixel_model)
-    for c in find.candidates(probs, factor):
-        scores = [_iou(c.corners, b, image.shape[:2]) for b in boxes]
+    nodes = [n for r in find.regions(probs) for n in r.tree() if n.tile_like]
+    for i in rng.permutation(len(nodes))[:200]:
+        corners = nodes[i].corners(factor)
+        scores = [overlap(corners, b) for b in boxes]
         best = int(np.argmax(scores)) if scores else -1
         if best >= 0 and scores[best] >= 0.6:
-            add(c.corners, photo.tiles[best].tile)
+            add(corners, photo.tiles[best].tile)
         elif not scores or scores[best] < 0.3:
-            add(c.corners, None)
-    for box in boxes[: max(2, len(boxes) // 4)]:  # half tiles and pairs: not a tile
-        long_axis = box[2] - box[1] if np.linalg.norm(box[2] - box[1]) > np.linalg.norm(
-            box[1] - box[0]) else box[1] - box[0]
-        add(box + long_axis * 0.5, None)
+            add(corners, None)
     return nx, ny, cx, cy
 
 
