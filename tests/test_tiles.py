@@ -15,7 +15,7 @@ from vision.tiles import mlp
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
 from vision.tiles.labels import overlap, read_split
 from vision.tiles.read import read_tiles
-from vision.tiles.render import TILE_H, TILE_W, render_photo, tile_face
+from vision.tiles.render import render_photo, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
 
@@ -80,18 +80,12 @@ def test_synthetic_photos_are_read_right():
     assert right / total >= 0.95
 
 
-def _single(tile: Tile, turn: int, warm: float = 0.0) -> np.ndarray:
-    """One tile face pasted on dark wood, turned by ``turn`` quarter turns, under light
+def _single(tile: Tile, quarter_turns: int = 0, warm: float = 0.0):
+    """A photo of one tile lying on the table, turned by quarter turns, under light
     tinted warm (> 0) or cold (< 0)."""
-    face = tile_face(tile, np.random.default_rng(1), ink_jitter=0)
-    face = cv2.resize(face, (int(TILE_W * 4), int(TILE_H * 4)))
-    face = np.rot90(face, turn)
-    image = np.zeros((480, 640, 3), np.float32)
-    image[:] = (40, 70, 110)
-    h, w = face.shape[:2]
-    image[200 - h // 2:200 - h // 2 + h, 300 - w // 2:300 - w // 2 + w] = face
-    image *= np.array([1 - warm, 1.0, 1 + warm])
-    return np.clip(image, 0, 255).astype(np.uint8)
+    _, image = render_photo(np.random.default_rng(7), tiles=[tile], rows=False,
+                            angle=quarter_turns * np.pi / 2, warm=warm, span=200)
+    return image
 
 
 @pytest.mark.parametrize("number", [6, 9])
@@ -102,7 +96,7 @@ def test_six_and_nine_are_told_apart_at_any_rotation(number, turn):
 
 
 @pytest.mark.parametrize("colour", ["red", "orange", "blue", "black"])
-@pytest.mark.parametrize("warm", [-0.2, 0.2])
+@pytest.mark.parametrize("warm", [-0.25, 0.25])
 def test_colour_survives_warm_and_cold_light(colour, warm):
     readings = read_tiles(_single(Tile(8, colour), 0, warm))
     assert [r.tile for r in readings] == [Tile(8, colour)]
@@ -132,16 +126,13 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def hand_photo(tmp_path, tiles, name="hand.png"):
-    """A photo of ``tiles`` lying in a row on dark wood."""
-    faces = [cv2.resize(tile_face(t, np.random.default_rng(i), ink_jitter=0),
-                        (int(TILE_W * 4), int(TILE_H * 4))) for i, t in enumerate(tiles)]
-    image = np.zeros((400, 200 + 150 * len(tiles), 3), np.float32)
-    image[:] = (40, 70, 110)
-    for i, f in enumerate(faces):
-        image[100:100 + f.shape[0], 100 + 150 * i:100 + 150 * i + f.shape[1]] = f
+def hand_photo(tmp_path, tiles, name="hand.png", seed=11):
+    """A photo of ``tiles`` lying on the table, all inside the picture."""
+    photo, image = render_photo(np.random.default_rng(seed), tiles=tiles, rows=False,
+                                span=220)
+    assert len(photo.tiles) == len(tiles)
     path = tmp_path / name
-    cv2.imwrite(str(path), image.astype(np.uint8))
+    cv2.imwrite(str(path), image)
     return path
 
 

@@ -29,6 +29,8 @@ SEAM_EDGE = 0.2  # edge probability above which a pixel lies on a seam
 SEAM_FRACTION = 0.5  # share of a cut line that must lie on a seam
 CUT_ANGLES = np.deg2rad(np.arange(-12, 13, 3))
 MAX_DEPTH = 8  # seam cuts in a row, at most
+MOST_ELONGATED = 2.6  # long / short side of a candidate: a tile seen at a slant, side and all
+EDGE_BAND = 1.5  # working pixels between a region's border and the tile's outline
 SURE_BACKGROUND = 0.98  # coarse background probability above which a pixel is left
 
 
@@ -43,7 +45,7 @@ class Region:
     @property
     def tile_like(self) -> bool:
         (_, _), (a, b), _ = self.rect
-        return min(a, b) >= 8 and 1.0 <= max(a, b) / min(a, b) <= 2.2 and self.face >= 0.35
+        return min(a, b) >= 8 and max(a, b) / min(a, b) <= MOST_ELONGATED and self.face >= 0.35
 
     def tree(self) -> list[Region]:
         """This region and every part of every alternative cut, depth first."""
@@ -54,8 +56,11 @@ class Region:
         return out
 
     def corners(self, factor: float) -> np.ndarray:
-        """(4, 2) corners in the full-size photo's pixels."""
-        return cv2.boxPoints(self.rect) / factor
+        """(4, 2) corners in the full-size photo's pixels, the tile's edge included
+        (the region itself stops where the edge begins)."""
+        (cx, cy), (a, b), angle = self.rect
+        grown = ((cx, cy), (a + 2 * EDGE_BAND, b + 2 * EDGE_BAND), angle)
+        return cv2.boxPoints(grown) / factor
 
 
 def pixel_classes(image: np.ndarray, model: MLP) -> tuple[np.ndarray, float]:

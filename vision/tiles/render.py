@@ -88,11 +88,15 @@ def _background(rng, size: int) -> np.ndarray:
     return img.astype(np.float32)
 
 
-def _layout(rng, count: int, span: float) -> list[tuple[float, float, float]]:
-    """(x, y, angle) of each tile's centre on the plane: scattered or in rows."""
+def _layout(rng, count: int, span: float, rows: bool | None = None,
+            angle: float | None = None) -> list[tuple[float, float, float]]:
+    """(x, y, angle) of each tile's centre on the plane: scattered or in touching rows
+    (chosen at random unless ``rows`` says), at random angles unless ``angle`` (radians)
+    says."""
     places: list[tuple[float, float, float]] = []
-    if rng.random() < 0.5:  # touching rows, as on a rack or laid out
-        angle = rng.uniform(-0.4, 0.4) if rng.random() < 0.7 else rng.uniform(-np.pi, np.pi)
+    if (rng.random() < 0.5) if rows is None else rows:  # as on a rack or laid out
+        if angle is None:
+            angle = rng.uniform(-0.4, 0.4) if rng.random() < 0.7 else rng.uniform(-np.pi, np.pi)
         y = -span / 2 + TILE_H
         while len(places) < count and y < span / 2 - TILE_H / 2:
             x = -span / 2 + TILE_W + rng.uniform(0, span / 4)
@@ -109,7 +113,7 @@ def _layout(rng, count: int, span: float) -> list[tuple[float, float, float]]:
         tries += 1
         p = (rng.uniform(-span / 2 + 25, span / 2 - 25), rng.uniform(-span / 2 + 25,
                                                                      span / 2 - 25),
-             rng.uniform(-np.pi, np.pi))
+             rng.uniform(-np.pi, np.pi) if angle is None else angle)
         if all(np.hypot(p[0] - q[0], p[1] - q[1]) > 1.05 * np.hypot(TILE_W, TILE_H)
                for q in places):
             places.append(p)
@@ -122,16 +126,26 @@ def _random_tiles(rng, count: int) -> list[Tile]:
     return [pool[i] for i in rng.choice(len(pool), count, replace=False)]
 
 
-def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = None
-                 ) -> tuple[LabelledPhoto, np.ndarray]:
-    """A synthetic photo (BGR uint8 of ``size`` width × height) and its exact labels."""
-    count = int(rng.integers(1, 22)) if count is None else count
-    span = float(rng.uniform(150, 550))  # plane units across the scene
+def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = None,
+                 tiles: list[Tile] | None = None, rows: bool | None = None,
+                 angle: float | None = None, warm: float | None = None,
+                 span: float | None = None) -> tuple[LabelledPhoto, np.ndarray]:
+    """A synthetic photo (BGR uint8 of ``size`` width × height) and its exact labels.
+
+    Everything is random unless given: ``count`` tiles, or exactly ``tiles``; laid in
+    touching ``rows`` or scattered; turned by ``angle`` (radians, on the table); under
+    light ``warm`` (> 0, yellow) or cold (< 0, blue); the table ``span`` in tile-plane
+    units across the photo (a tile is TILE_W wide).
+    """
+    count = len(tiles) if tiles is not None else (
+        int(rng.integers(1, 22)) if count is None else count)
+    span = float(rng.uniform(150, 550)) if span is None else span
     res = 1400
     unit = res / span  # scene pixels per plane unit
     scene = _background(rng, res)
-    tiles, corners = _random_tiles(rng, count), []
-    places = _layout(rng, count, span)
+    tiles = _random_tiles(rng, count) if tiles is None else list(tiles)
+    corners = []
+    places = _layout(rng, count, span, rows, angle)
     side = np.array([rng.uniform(-1, 1), rng.uniform(0.5, 1.5)]) * 1.2  # visible bevel
     for tile, (x, y, a) in zip(tiles, places, strict=False):
         face = tile_face(tile, rng)
@@ -160,14 +174,14 @@ def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = N
         mask = cv2.warpPerspective(np.ones(face.shape[:2], np.float32), m, box_size)
         box[:] = box * (1 - mask[:, :, None]) + warped * mask[:, :, None]
         corners.append(quad)
-    return _photograph(rng, scene, tiles, corners, size)
+    return _photograph(rng, scene, tiles, corners, size, warm)
 
 
-def _photograph(rng, scene: np.ndarray, tiles, corners, size) -> tuple[LabelledPhoto,
-                                                                       np.ndarray]:
+def _photograph(rng, scene: np.ndarray, tiles, corners, size,
+                warm: float | None) -> tuple[LabelledPhoto, np.ndarray]:
     res = scene.shape[0]
     w, h = size
-    m = 0.18
+    m = 0.12
     src = np.float32([[0, 0], [res, 0], [res, res], [0, res]])
     jitter = rng.uniform(-m, m, (4, 2)) * (w, h)
     dst = (np.float32([[-0.1 * w, -0.1 * h], [1.1 * w, -0.1 * h], [1.1 * w, 1.1 * h],
@@ -178,7 +192,7 @@ def _photograph(rng, scene: np.ndarray, tiles, corners, size) -> tuple[LabelledP
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     g = rng.uniform(-0.35, 0.35, 2)
     light = 1 + g[0] * (xx / w - 0.5) + g[1] * (yy / h - 0.5)
-    warm = rng.uniform(-0.15, 0.15)  # + warm (yellow) light, - cold (blue)
+    warm = rng.uniform(-0.15, 0.15) if warm is None else warm
     tint = np.array([1 - warm, 1.0, 1 + warm]) * rng.uniform(0.7, 1.15)
     img = img * light[:, :, None] * tint
     if rng.random() < 0.4:  # glare
