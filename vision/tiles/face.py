@@ -17,25 +17,26 @@ from skimage.feature import hog
 PATCH_W, PATCH_H = 36, 52  # pixels
 
 
-def tall_order(corners: np.ndarray) -> np.ndarray:
+def tall_order(corners: np.ndarray, turned: bool = False) -> np.ndarray:
     """(4, 2) corners clockwise on screen starting so that the first side is a short
-    one: the order in which ``patch`` maps them to its top-left, top-right,
-    bottom-right and bottom-left. ``corners`` go round the tile in either direction."""
+    one (a long one when ``turned``, for a tile so foreshortened that it looks square):
+    the order in which ``patch`` maps them to its top-left, top-right, bottom-right and
+    bottom-left. ``corners`` go round the tile in either direction."""
     c = np.asarray(corners, np.float32)
     (ax, ay), (bx, by) = c[1] - c[0], c[2] - c[1]
     if ax * by - ay * bx < 0:
         c = c[::-1].copy()
     if np.linalg.norm(c[1] - c[0]) > np.linalg.norm(c[2] - c[1]):
         c = np.roll(c, -1, axis=0)
-    return c
+    return np.roll(c, -1, axis=0) if turned else c
 
 
-def patch(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def patch(image: np.ndarray, corners: np.ndarray, turned: bool = False) -> np.ndarray:
     """The tile as a PATCH_H × PATCH_W BGR image, long side vertical (``tall_order``).
 
     ``corners``: (4, 2) image pixels in order around the tile (either direction).
     """
-    c = tall_order(corners)
+    c = tall_order(corners, turned)
     target = np.float32([[0, 0], [PATCH_W, 0], [PATCH_W, PATCH_H], [0, PATCH_H]])
     side = max(np.linalg.norm(c[1] - c[0]), 1.0)
     if side > 2 * PATCH_W:  # shrink first so the warp does not alias

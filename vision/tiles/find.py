@@ -30,7 +30,8 @@ SEAM_FRACTION = 0.5  # share of a cut line that must lie on a seam
 CUT_ANGLES = np.deg2rad(np.arange(-12, 13, 3))
 MAX_DEPTH = 8  # seam cuts in a row, at most
 MOST_ELONGATED = 2.6  # long / short side of a candidate: a tile seen at a slant, side and all
-EDGE_BAND = 1.5  # working pixels between a region's border and the tile's outline
+SQUARISH = 1.2  # long / short side below which a region is read both ways across
+EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
 SURE_BACKGROUND = 0.98  # coarse background probability above which a pixel is left
 
 
@@ -46,6 +47,12 @@ class Region:
     def tile_like(self) -> bool:
         (_, _), (a, b), _ = self.rect
         return min(a, b) >= 8 and max(a, b) / min(a, b) <= MOST_ELONGATED and self.face >= 0.35
+
+    @property
+    def squarish(self) -> bool:
+        """Nearly square: which side is the tile's length is not clear from the shape."""
+        (_, _), (a, b), _ = self.rect
+        return max(a, b) < SQUARISH * min(a, b)
 
     def tree(self) -> list[Region]:
         """This region and every part of every alternative cut, depth first."""

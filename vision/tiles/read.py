@@ -22,7 +22,7 @@ from vision.tiles.model import COLOURS, FACE_CLASSES, FACES, models
 
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
 DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, pixels
-EDGE_MARGIN = 2.0  # a corner this close to the photo's border means the tile is cut
+EDGE_MARGIN = 2.5  # working pixels: a tile's face this close to the border is cut
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ _FLIP = _flip_index()
 class _Verdict:
     face: np.ndarray  # face-class probabilities, averaged over both ways up
     colour: np.ndarray  # colour probabilities
+    turned: bool  # read with its longer side across (face.tall_order)
 
     @property
     def tile(self) -> float:
@@ -69,16 +70,28 @@ class _Judge:
         self.factor = factor
 
     def judge(self, regions: list[find.Region]) -> list[_Verdict]:
+        """A verdict on each region; one that looks nearly square (a tile foreshortened
+        along its length) is read both ways across and the likelier tile kept."""
+        verdicts = self._judge(regions, False)
+        square = [i for i, r in enumerate(regions) if r.squarish]
+        for i, v in zip(square, self._judge([regions[i] for i in square], True),
+                        strict=True):
+            if v.tile > verdicts[i].tile:
+                verdicts[i] = v
+        return verdicts
+
+    def _judge(self, regions: list[find.Region], turned: bool) -> list[_Verdict]:
         if not regions:
             return []
-        patches = [patch(self.image, r.corners(self.factor) * self.detail) for r in regions]
+        patches = [patch(self.image, r.corners(self.factor) * self.detail, turned)
+                   for r in regions]
         both = [number_features(p) for p in patches] + [number_features(p[::-1, ::-1])
                                                         for p in patches]
         pf = self.faces.probabilities(np.array(both))
         n = len(patches)
         faces = (pf[:n] + pf[n:][:, _FLIP]) / 2
         colours = self.colours.probabilities(np.array([colour_features(p) for p in patches]))
-        return [_Verdict(f, c) for f, c in zip(faces, colours, strict=False)]
+        return [_Verdict(f, c, turned) for f, c in zip(faces, colours, strict=True)]
 
 
 def _best(region: find.Region, verdicts: dict) -> tuple[float, list[find.Region]]:
@@ -126,16 +139,18 @@ def _reading(region: find.Region, verdict: _Verdict, factor: float, size) -> Til
     else:
         colour = int(np.argmax(pc))
         tile, conf = Tile(int(FACES[best]), COLOURS[colour]), by_face[best] * pc[colour]
-    corners = _upright_corners(region.corners(factor), up)
+    corners = _upright_corners(region.corners(factor), up, verdict.turned)
     w, h = size
-    cut = bool((corners.min(axis=0) < EDGE_MARGIN).any()
-               or (corners[:, 0] > w - 1 - EDGE_MARGIN).any()
-               or (corners[:, 1] > h - 1 - EDGE_MARGIN).any())
+    face = cv2.boxPoints(region.rect)  # the face alone, working pixels
+    fw, fh = w * factor, h * factor
+    cut = bool((face.min(axis=0) < EDGE_MARGIN).any()
+               or (face[:, 0] > fw - 1 - EDGE_MARGIN).any()
+               or (face[:, 1] > fh - 1 - EDGE_MARGIN).any())
     return TileReading(tile, float(conf), corners, cut)
 
 
-def _upright_corners(corners: np.ndarray, up: bool) -> np.ndarray:
+def _upright_corners(corners: np.ndarray, up: bool, turned: bool) -> np.ndarray:
     """The corners in the order the patch was cut (``face.tall_order``), turned half
     round when the tile was read upside down."""
-    c = tall_order(corners).astype(np.float64)
+    c = tall_order(corners, turned).astype(np.float64)
     return c if up else np.roll(c, 2, axis=0)
