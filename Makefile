@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/ttr_longest.py
 	$(BIN)/python benchmarks/detection.py
 	$(BIN)/python benchmarks/tracking.py
+	$(BIN)/python benchmarks/tiles.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

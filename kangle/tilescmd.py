@@ -28,7 +28,7 @@ def add_parser(sub, formatter) -> None:
                     "rotation), read its number, colour or joker, and give the hand's "
                     "penalty. Tiles read with little confidence are flagged for a person "
                     "to check; tiles cut by the photo's edge are reported, not counted.",
-        epilog="examples:\n  kangle tiles examples/tiles/hand.jpg\n"
+        epilog="examples:\n  kangle tiles examples/tiles/rows.jpg\n"
                "  kangle tiles photos/*.jpg --json --annotate checked/\n"
                "  kangle tiles hand.jpg --no-initial-meld")
     t.add_argument("photos", nargs="+", help="photos (JPEG, PNG…)")

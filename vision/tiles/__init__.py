@@ -1,0 +1,1 @@
+"""Reading Rummikub tiles from photos: renderer, finder, reader, and their training."""
