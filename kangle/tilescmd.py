@@ -143,8 +143,7 @@ def annotate(image: np.ndarray, readings: list[TileReading]) -> np.ndarray:
         pts = np.round(r.corners).astype(np.int32)
         colour = (150, 150, 150) if r.cut else INK[r.tile.colour] if r.sure else (255, 0, 255)
         cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
-        label = ("J" if r.tile.joker else f"{r.tile.colour[0].upper()}{r.tile.number}") + (
-            "" if r.sure else "?")
+        label = str(r.tile) + ("" if r.sure else "?")  # R7, B13, K1 (black), O5, J
         org = tuple(int(v) for v in pts[0])
         scale = thick * 0.45
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255),

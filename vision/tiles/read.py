@@ -123,7 +123,10 @@ def read_tiles(image: np.ndarray) -> list[TileReading]:
             reading = _reading(r, verdicts[id(r)], factor, (w, h))
             if reading is not None:
                 out.append(reading)
-    out.sort(key=lambda r: (round(r.corners[:, 1].mean() / 40), r.corners[:, 0].mean()))
+    if out:  # rows about a tile high, each left to right
+        height = float(np.median([np.linalg.norm(r.corners[3] - r.corners[0]) for r in out]))
+        out.sort(key=lambda r: (round(r.corners[:, 1].mean() / height),
+                                r.corners[:, 0].mean()))
     return out
 
 
