@@ -178,3 +178,17 @@ def test_bad_photos_are_reported_and_the_rest_still_read(tmp_path, capsys):
     assert "not an image" in photos[0]["error"] and "no tiles" in photos[3]["error"]
     assert "does not exist" in photos[4]["error"]
     assert "4 of 5 photos could not be read" in err
+
+
+def test_batch_hog_equals_scikit_image_hog():
+    from skimage.feature import hog
+
+    from vision.tiles.face import _hog
+
+    rng = np.random.default_rng(2)
+    images = cv2.GaussianBlur(rng.random((5, 52, 36)).astype(np.float32), (0, 0), 1.5)
+    ours = _hog(images)
+    theirs = np.array([hog(i, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(2, 2))
+                       for i in images])
+    assert ours.shape == theirs.shape
+    assert np.allclose(ours, theirs, atol=1e-6)

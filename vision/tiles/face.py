@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from skimage.feature import hog
 
 PATCH_W, PATCH_H = 36, 52  # pixels
+HOG_CELL, HOG_BINS = 6, 9  # pixels a side, orientations over 180°
 
 
 def tall_order(corners: np.ndarray, turned: bool = False) -> np.ndarray:
@@ -66,14 +66,43 @@ def balanced(p: np.ndarray) -> np.ndarray:
     return p.astype(np.float32) / face_colour(p)
 
 
-def number_features(p: np.ndarray) -> np.ndarray:
-    """What the number classifier sees: HOG and a coarse image of the ink's darkness."""
-    b = balanced(p)
-    ink = np.clip(1.0 - b.min(axis=2), 0, 1)  # 0 on the face, towards 1 on dark ink
-    grads = hog(ink, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(2, 2),
-                feature_vector=True)
-    coarse = cv2.resize(ink, (PATCH_W // 3, PATCH_H // 3), interpolation=cv2.INTER_AREA)
-    return np.concatenate([grads, coarse.ravel()]).astype(np.float32)
+def number_features(patches: list[np.ndarray]) -> np.ndarray:
+    """What the number classifier sees, one row per patch: the HOG of the ink's
+    darkness (9 orientations, 6 × 6 px cells, 2 × 2 cell blocks, L2-Hys — the same
+    figures as scikit-image's ``hog``, computed for all patches at once) and a coarse
+    image of it."""
+    ink = np.array([np.clip(1.0 - balanced(p).min(axis=2), 0, 1) for p in patches])
+    coarse = [cv2.resize(i, (PATCH_W // 3, PATCH_H // 3), interpolation=cv2.INTER_AREA)
+              for i in ink]
+    return np.concatenate([_hog(ink), np.array(coarse).reshape(len(ink), -1)],
+                          axis=1).astype(np.float32)
+
+
+def _hog(ink: np.ndarray) -> np.ndarray:
+    """Histograms of oriented gradients of (n, H, W) images, (n, features)."""
+    x = ink.astype(np.float64)
+    n, h, w = x.shape
+    g_row, g_col = np.zeros_like(x), np.zeros_like(x)
+    g_row[:, 1:-1, :] = x[:, 2:, :] - x[:, :-2, :]
+    g_col[:, :, 1:-1] = x[:, :, 2:] - x[:, :, :-2]
+    rows, cols = h // HOG_CELL, w // HOG_CELL
+    magnitude = np.hypot(g_col, g_row)[:, :rows * HOG_CELL, :cols * HOG_CELL]
+    angle = (np.rad2deg(np.arctan2(g_row, g_col)) % 180)[:, :rows * HOG_CELL, :cols * HOG_CELL]
+    bins = np.minimum((angle // (180 / HOG_BINS)).astype(int), HOG_BINS - 1)
+    cell = ((np.arange(rows * HOG_CELL) // HOG_CELL)[:, None] * cols
+            + (np.arange(cols * HOG_CELL) // HOG_CELL)[None, :])
+    index = (np.arange(n)[:, None, None] * (rows * cols) + cell) * HOG_BINS + bins
+    hist = np.bincount(index.ravel(), weights=magnitude.ravel(),
+                       minlength=n * rows * cols * HOG_BINS)
+    hist = hist.reshape(n, rows, cols, HOG_BINS) / HOG_CELL ** 2
+    blocks = np.stack([np.stack([hist[:, r:r + 2, c:c + 2] for c in range(cols - 1)], 1)
+                       for r in range(rows - 1)], 1)  # (n, rows-1, cols-1, 2, 2, bins)
+    eps = 1e-5
+    axes = (3, 4, 5)
+    blocks = blocks / np.sqrt((blocks ** 2).sum(axis=axes, keepdims=True) + eps ** 2)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / np.sqrt((blocks ** 2).sum(axis=axes, keepdims=True) + eps ** 2)
+    return blocks.reshape(n, -1)
 
 
 def colour_features(p: np.ndarray) -> np.ndarray:

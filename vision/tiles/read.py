@@ -85,9 +85,8 @@ class _Judge:
             return []
         patches = [patch(self.image, r.corners(self.factor) * self.detail, turned)
                    for r in regions]
-        both = [number_features(p) for p in patches] + [number_features(p[::-1, ::-1])
-                                                        for p in patches]
-        pf = self.faces.probabilities(np.array(both))
+        pf = self.faces.probabilities(number_features(
+            patches + [p[::-1, ::-1] for p in patches]))
         n = len(patches)
         faces = (pf[:n] + pf[n:][:, _FLIP]) / 2
         colours = self.colours.probabilities(np.array([colour_features(p) for p in patches]))

@@ -72,7 +72,7 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
         up = upright(p)
         for flipped in (False, True):
             q = p if not flipped else p[::-1, ::-1]
-            nx.append(number_features(q))
+            nx.append(number_features([q])[0])
             ny.append(FACE_CLASSES.index(face_class(tile, up != flipped)))
         if tile is not None and not tile.joker:
             cx.append(colour_features(p))
