@@ -1,11 +1,11 @@
 """Train the tile reader's three small classifiers, offline, from labelled photos.
 
-    python -m vision.tiles.train ../shared/data/rummikub-photos [--synthetic 400]
+    python -m vision.tiles.train ../shared/data/rummikub-photos [--synthetic 600]
 
 Reads the ``train/`` and ``valid/`` splits (never ``test/``, which is held out for
 benchmarks/tiles.py) plus synthetic photos from ``vision.tiles.render`` and writes
 ``vision/tiles/models/{pixels,faces,colours}.npz``. Deterministic: the same data and
-seed give the same files. About ten minutes on one core.
+seed give the same files. About fifteen minutes on one core.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", type=Path, help="folder with train/ and valid/ splits")
-    ap.add_argument("--synthetic", type=int, default=400, help="synthetic photos to add")
+    ap.add_argument("--synthetic", type=int, default=600, help="synthetic photos to add")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     args = ap.parse_args(argv)
