@@ -204,7 +204,7 @@ def _photograph(rng, scene: np.ndarray, tiles, corners, size,
     img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.4))
     img += rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    ok, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
+    _, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
     img = cv2.imdecode(jpg, cv2.IMREAD_COLOR)
     labels = []
     for tile, quad in zip(tiles, corners, strict=False):

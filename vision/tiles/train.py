@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.tiles import find
-from vision.tiles.face import colour_features, number_features, patch
+from vision.tiles.face import balanced, colour_features, number_features, patch
 from vision.tiles.labels import LabelledPhoto, overlap, read_split
 from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
@@ -50,8 +50,6 @@ def pixel_samples(photo: LabelledPhoto, image: np.ndarray, rng) -> tuple[np.ndar
 def upright(p: np.ndarray) -> bool:
     """Whether a labelled tile's patch is upright: its strong ink (the number, not
     the faint logo) lies in the upper half."""
-    from vision.tiles.face import balanced
-
     ink = np.clip(1.0 - balanced(p).min(axis=2) - 0.35, 0, None)
     if ink.sum() == 0:
         return True
