@@ -47,6 +47,7 @@ entries_table = sa.Table(
     sa.Column("supersedes", sa.Integer, nullable=True),
 )
 
+_SETUP_LOCK = 0x6B616E67  # PostgreSQL advisory lock key held while the schema is set up
 _TRIGGERS = {
     "sqlite": [
         "CREATE TRIGGER IF NOT EXISTS kangle_entries_no_update BEFORE UPDATE ON kangle_entries "
@@ -104,8 +105,12 @@ class EventStore:
                 _serialise_sqlite_writers(self.engine)
             else:
                 self.engine = sa.create_engine(url, pool_pre_ping=True)
-            metadata.create_all(self.engine)
             with self.engine.begin() as conn:
+                if self.engine.dialect.name == "postgresql":
+                    # several scoring stations may open the store at once: one at a time
+                    # sets up the tables and triggers (else "tuple concurrently updated")
+                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SETUP_LOCK})")
+                metadata.create_all(conn)
                 for statement in _TRIGGERS.get(self.engine.dialect.name, []):
                     conn.exec_driver_sql(statement)
         except ModuleNotFoundError as exc:
