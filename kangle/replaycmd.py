@@ -20,6 +20,7 @@ from rules.rule_profile import load_rules
 from rules.shot import ShotRecord
 from rules.state import POCKETED, Piece, initial_state
 from rules.timeline import Timeline
+from vision.strike import fit_strike
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -59,16 +60,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def rerun_stroke(record: ShotRecord, state, board, physics) -> ShotRecord | None:
     """The simulator's run of the stroke a tracked shot began with: the striker's start,
-    and its direction and speed over its first tracked samples."""
+    and the direction and speed fitted to its first tracked samples (vision/strike.py)."""
     samples = (record.trajectory or {}).get(record.shot_piece, ())
-    moving = [s for s in samples if s[0] > 0][:3]
-    if len(moving) < 2:
+    strike = fit_strike([(-1.0, *record.start), *samples]) if samples else None
+    if strike is None or len(samples) < 2:
         return None
-    (t0, x0, y0), (t1, x1, y1) = moving[0], moving[-1]
-    if t1 <= t0:
-        return None
-    speed = math.hypot(x1 - x0, y1 - y0) / (t1 - t0) / 1000
-    angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    speed, angle = strike.speed / 1000, math.degrees(strike.angle)
     cx, cy = board.circle_centre(record.circle)
     stroke = Stroke(record.shooter, record.circle, angle, min(max(speed, 0.05), 15.0),
                     (record.start[0] - cx, record.start[1] - cy))

@@ -264,19 +264,27 @@ class _Run:
 
     def _sample(self, now: np.ndarray) -> None:
         """Trajectory samples at the fixed rate: each moving piece's position at the
-        sample time, taken back along its current velocity from the end of the step."""
+        sample time, taken back along its current velocity from the end of the step.
+        A piece that starts moving after resting gets a sample of where it rested one
+        tick before, so that a path interpolated between samples does not creep."""
         rate = self.physics.trajectory_rate
         if not rate:
             self.next_sample = math.inf
             return
+        tick = 1.0 / rate
         while self.next_sample <= self.t:
             back = self.t - self.next_sample
             for piece, k in self.raw_row.items():
                 x, y, vx, vy = now[k]
                 if vx or vy:
-                    self.samples.setdefault(piece, []).append(
+                    samples = self.samples.setdefault(piece, [])
+                    if self.next_sample - tick > 1e-9 and (
+                            not samples or samples[-1][0] < self.next_sample - 1.5 * tick):
+                        rested = samples[-1][1:] if samples else self.origin[self.row_of[piece]]
+                        samples.append((round(self.next_sample - tick, 6), *map(float, rested)))
+                    samples.append(
                         (round(self.next_sample, 6), float(x - vx * back), float(y - vy * back)))
-            self.next_sample += 1.0 / rate
+            self.next_sample += tick
 
     def _record(self, t_end: float) -> ShotRecord:
         contacts = _mark_ambiguous(self.contacts, self.physics.order_tolerance)

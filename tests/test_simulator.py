@@ -214,3 +214,18 @@ def test_trajectories_are_continuous_and_end_where_the_pieces_rest():
             assert math.hypot(x1 - x0, y1 - y0) <= 10000 * (t1 - t0) + 1.0, piece
         if piece in record.final:
             assert samples[-1][1:] == pytest.approx(record.final[piece], abs=0.01)
+
+
+def test_a_piece_stays_where_it_stood_until_it_is_first_touched():
+    """Interpolated between trajectory samples, a piece hit late in a shot must not creep
+    towards where it goes (the renderer films the interpolated path)."""
+    from rules.timeline import Timeline
+    record = simulate(started("red"), Stroke("red", "SW", 78.0, 3.7), BOARD,
+                      replace(PHYSICS, trajectory_rate=240))
+    timeline = Timeline.of(record)
+    for piece, samples in record.trajectory.items():
+        touched = [c.t for c in record.contacts if piece in (c.a, c.b)]
+        if piece == record.shot_piece or not touched:
+            continue
+        before = timeline.positions(max(min(touched) - 1 / 240, 0.0))[piece]
+        assert before == pytest.approx(samples[0][1:], abs=0.5), piece

@@ -5,13 +5,15 @@ from there), the shooter, and each frame's detections with its time. Tracks are
 matched to detections of the same colour and kind, nearest to where each track is
 predicted (constant velocity), within a gate that grows with speed; a track with no
 detection keeps its last place (a hand over it) unless it vanished over a hole or the
-edge, which is a pocket or an exit.
+edge, which is a pocket or an exit — until it is seen again (a fast piece near a
+corner can be lost for a few frames and come back off the cushions).
 
 Events come from the tracks, each with a confidence:
-- the striker's first contact: its first frames are fitted with a straight line and
-  followed, in closed form (rules/impact.py), to the first piece or cushion it meets;
-  angles within the fit's uncertainty that meet something else make the call
-  ambiguous, and a simulator (``ShotOracle``, supplied by the caller) is asked;
+- the striker's first contact: its stroke is fitted to its first frames
+  (vision/strike.py) and followed, in closed form (rules/impact.py), to the first
+  piece or cushion it meets, checked against what the frames show (did that piece
+  start moving then? did the striker run straight on past it?); a call they do not
+  settle is put to a simulator (``ShotOracle``, supplied by the caller);
 - a resting piece starting to move: hit by the nearest moving piece at that moment;
 - a cushion: a moving piece's velocity towards a cushion reverses next to it.
 """
@@ -31,9 +33,9 @@ from rules.pieces import STRIKERS, colour_of
 from rules.shot import Contact, Exit, Pocketed, ShotRecord, cushion
 from rules.state import TableState
 from vision.detect import Detection
+from vision.strike import OFF_LINE, STARTED, Strike, first_move, fit_strike
 
 MOVING = 30.0  # mm/s: slower than this is at rest
-STARTED = 3.0  # mm: a resting piece this far from where it stood has been hit
 TOP_SPEED = 9000.0  # mm/s: nothing on the table moves faster (a hard break is ~6 m/s)
 
 
@@ -81,11 +83,7 @@ class Track:
 
     def moved_at(self) -> float | None:
         """When the track first stood STARTED mm away from its first place."""
-        t0, x0, y0 = self.points[0]
-        for t, x, y in self.points:
-            if math.hypot(x - x0, y - y0) > STARTED:
-                return t
-        return None
+        return first_move(self.points, STARTED)
 
 
 class ShotTracker:
@@ -108,7 +106,7 @@ class ShotTracker:
         if not self.tracks and self._resting:  # the first frame: everything stands still
             for pid, pos in self._resting.items():
                 self.tracks[pid] = Track(pid, colour_of(pid), "piece", [(t, *pos)])
-        live = [tr for tr in self.tracks.values() if tr.gone is None]
+        live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
         used_d: set[int] = set()
@@ -129,6 +127,8 @@ class ShotTracker:
                     px, py = tr.predict(t)
                     gate = reach or 40.0 + TOP_SPEED * (t - tr.points[-1][0])
                     dist = math.hypot(d.x - px, d.y - py)
+                    if tr.missing:  # lost for a while: it may have bounced meanwhile
+                        dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
                     if dist < gate:
                         pairs.append((dist, i, tr.id))
             for _, i, tid in sorted(pairs):
@@ -140,7 +140,10 @@ class ShotTracker:
                 tr.points.append((t, dets[i].x, dets[i].y))
                 tr.missing = 0
                 if dets[i].where == "rim" and math.hypot(*tr.velocity()) < MOVING:
-                    tr.gone = ("rim", "", t)
+                    if tr.gone is None or tr.gone[0] != "rim":
+                        tr.gone = ("rim", "", t)
+                else:
+                    tr.gone = None  # seen again: not gone after all
         for tr in live:
             if tr.id not in used_t:
                 tr.missing += 1
@@ -212,8 +215,10 @@ class ShotTracker:
         circle = circle or min(self.board.circles_of(self.shooter), key=lambda c: math.hypot(
             st.points[0][1] - self.board.circle_centre(c)[0],
             st.points[0][2] - self.board.circle_centre(c)[1]))
-        t0 = self.start_time or 0.0
-        contacts = self._contacts(st, circle)
+        strike = (fit_strike(st.points, self.start_time)
+                  if self.start_time is not None else None)
+        t0 = strike.time if strike else (self.start_time or 0.0)
+        contacts = self._contacts(st, circle, strike, t0)
         pockets, exits, final = [], [], {}
         for tr in self.tracks.values():
             if tr.gone is None and tr.missing >= 10:
@@ -240,7 +245,8 @@ class ShotTracker:
         cx, cy = self.board.circle_centre(circle)
         left = any(math.hypot(x - cx, y - cy) > self.board.circle_diameter / 2
                    for _, x, y in st.points) or any(st.id == p.piece for p in pockets)
-        return ShotRecord(self.shooter, circle, self.striker, (st.points[0][1], st.points[0][2]),
+        start = strike.start if strike else (st.points[0][1], st.points[0][2])
+        return ShotRecord(self.shooter, circle, self.striker, start,
                           left, tuple(sorted(contacts, key=lambda c: c.t)),
                           tuple(sorted(pockets, key=lambda p: p.t)),
                           tuple(sorted(exits, key=lambda e: e.t)), final, source="camera",
@@ -252,29 +258,33 @@ class ShotTracker:
                           table={pid: p.pos for pid, p in self.state.pieces.items()
                                  if p.status == "table"})
 
-    def _contacts(self, st: Track, circle: str) -> list[Contact]:
-        t0 = self.start_time or 0.0
+    def _contacts(self, st: Track, circle: str, strike: Strike | None,
+                  t0: float) -> list[Contact]:
         out: list[Contact] = []
-        first = self._striker_first(st, circle)
+        first = self._striker_first(strike, circle)
         if first:
             out.append(first)
         for tr in self.tracks.values():
             start = tr.moved_at()
             if tr.id == self.striker or start is None:
                 continue
-            hitter = self._hitter(tr, start)
-            if hitter and not (first and {first.a, first.b} == {hitter, tr.id}):
-                out.append(Contact(round(max(start - t0 - 0.5 / 60, 0.0), 4), hitter, tr.id,
-                                   confidence=0.8))
+            found = self._hitter(tr, start)
+            if found is None:
+                continue
+            hitter, sure = found
+            if not (first and {first.a, first.b} == {hitter, tr.id}):
+                t = max(start - t0 - 0.5 * self._frame_time(), 0.0)  # between two frames
+                out.append(Contact(round(t, 4), hitter, tr.id, confidence=sure))
         for tr in self.tracks.values():
             out.extend(self._cushions(tr, t0, skip_first=first if tr.id == self.striker
                                       else None))
         return out
 
-    def _hitter(self, tr: Track, start: float) -> str | None:
-        """The moving track nearest the resting one just before it started moving."""
+    def _hitter(self, tr: Track, start: float) -> tuple[str, float] | None:
+        """The moving track nearest the resting one just before it started moving, and
+        how sure that is (less when another moving piece was nearly as near)."""
         x0, y0 = tr.points[0][1], tr.points[0][2]
-        best = None
+        near = []
         for other in self.tracks.values():
             if other.id == tr.id:
                 continue
@@ -285,9 +295,13 @@ class ShotTracker:
             gap = math.hypot(x - x0, y - y0) - self.board.radius_of(tr.id) - \
                 self.board.radius_of(other.id)
             moving = math.hypot(x - before[-2][1], y - before[-2][2]) > 0.5
-            if moving and gap < 40 and (best is None or gap < best[0]):
-                best = (gap, other.id)
-        return best[1] if best else None
+            if moving and gap < 40:
+                near.append((gap, other.id))
+        if not near:
+            return None
+        near.sort()
+        alone = len(near) == 1 or near[1][0] - near[0][0] > 15.0
+        return near[0][1], 0.95 if alone else 0.7
 
     def _cushions(self, tr: Track, t0: float, skip_first: Contact | None) -> list[Contact]:
         out = []
@@ -303,67 +317,97 @@ class ShotTracker:
                     v = ((xb - xa) / (tb - ta), (yb - ya) / (tb - ta))
                     tau = disc_wall((xa, ya), v, r, side, b.half, 3 * (tb - ta))
                     t = ta + (tau if tau is not None else (tb - ta))
-                    contact = Contact(round(t - t0, 4), tr.id, cushion(side), confidence=0.8)
+                    # a bounce seen at speed both ways is no jitter of a piece at rest
+                    clear = min(sign * (pb - pa), sign * (pb - pc)) / (tb - ta) > 150.0
+                    contact = Contact(round(t - t0, 4), tr.id, cushion(side),
+                                      confidence=0.95 if clear else 0.8)
                     if not (skip_first and skip_first.b == contact.b and
                             abs(skip_first.t - contact.t) < 0.05):
                         out.append(contact)
         return out
 
-    def _striker_first(self, st: Track, circle: str) -> Contact | None:
-        """Fit the striker's first frames and follow the line to what it meets."""
-        t0 = self.start_time
-        if t0 is None:
+    def _striker_first(self, strike: Strike | None, circle: str) -> Contact | None:
+        """The striker's first contact: the fitted line of its first frames, followed
+        from where it stood to the first piece or cushion it meets (rules/impact.py).
+
+        Lines within the fit's uncertainty (±2.5 σ) each vote, nearer the fitted angle
+        weighing more; what the frames show decides between them: a piece that never
+        moved, or that the striker was seen to run straight past, was not touched (the
+        line is followed on beyond it), and a piece that starts moving when the line
+        reaches it was. A call the votes and the frames do not settle is put to the
+        simulator (``ShotOracle``), if there is one, and left below 0.9 confidence."""
+        if strike is None or strike.speed < MOVING:
             return None
-        firsts = [tr.moved_at() for tr in self.tracks.values()
-                  if tr.id != self.striker and tr.moved_at() is not None]
-        early = _straight_start([p for p in st.points if p[0] >= t0 - 1e-9])
-        if len(early) < 2:
+        verdicts: dict[str, int] = {}
+        votes: dict[str, float] = {}
+        times: dict[str, tuple[float, float]] = {}  # body -> (|k|, time to it) nearest k
+        for k in np.linspace(-2.5, 2.5, 11):
+            skip: set[str] = set()
+            while (hit := self._line_hit(strike.start, strike.angle + k * strike.sigma,
+                                         strike.speed, skip)) is not None:
+                body, tau = hit
+                if body not in verdicts:
+                    verdicts[body] = self._seen_hit(body, strike, tau)
+                if verdicts[body] >= 0 or body.startswith("cushion:"):
+                    votes[body] = votes.get(body, 0.0) + math.exp(-k * k / 2)
+                    times[body] = min(times.get(body, (9.0, 0.0)), (abs(k), tau))
+                    break
+                skip.add(body)
+        if not votes:
             return None
-        ts = np.array([p[0] for p in early])
-        xs = np.array([p[1] for p in early])
-        ys = np.array([p[2] for p in early])
-        vx, bx = np.polyfit(ts - ts[0], xs, 1)
-        vy, by = np.polyfit(ts - ts[0], ys, 1)
-        speed = math.hypot(vx, vy)
-        if speed < MOVING:
-            return None
-        angle = math.atan2(vy, vx)
-        spread = float(np.std(np.hypot(xs - (bx + vx * (ts - ts[0])),
-                                       ys - (by + vy * (ts - ts[0])))))
-        sigma = max(math.atan2(spread + 0.3, max(speed * (ts[-1] - ts[0]), 1.0)), 0.002)
-        start = (st.points[0][1], st.points[0][2])
-        calls = {}
-        for da in (-2 * sigma, -sigma, 0.0, sigma, 2 * sigma):
-            hit = self._line_hit(start, angle + da, speed)
-            calls[da] = hit
-        body, tau = calls[0.0] if calls[0.0] else (None, None)
-        if body is None:
-            return None
-        agree = all(c and c[0] == body for c in calls.values())
-        confidence = 1.0 if agree else 0.5
-        if firsts:  # the tracks should agree: who moved first?
-            mover = min((tr for tr in self.tracks.values() if tr.id != self.striker and
-                         tr.moved_at() is not None), key=lambda tr: tr.moved_at())
-            if not body.startswith("cushion:") and mover.id != body:
-                confidence = min(confidence, 0.4)
+        body = max(votes, key=lambda b: (verdicts[b], votes[b]))
+        confidence = votes[body] / sum(votes.values())
+        if verdicts[body] > 0 and not any(verdicts[b] > 0 for b in votes if b != body):
+            confidence = max(confidence, 0.95)  # the only candidate the frames confirm
+        elif verdicts[body] <= 0:
+            confidence *= 0.9
         if confidence < 0.9 and self.oracle is not None:
-            said = self.oracle.first_contact(self.state, self.shooter, circle, start,
-                                             math.degrees(angle), speed / 1000)
+            said = self.oracle.first_contact(self.state, self.shooter, circle, strike.start,
+                                             math.degrees(strike.angle), strike.speed / 1000)
             if said == body:
                 confidence = max(confidence, 0.7)
             elif said is not None:
                 body, confidence = said, 0.6
+        tau = times[body][1] if body in times else 0.0
         return Contact(round(tau, 4), self.striker, body, ambiguous=confidence < 0.6,
-                       confidence=round(confidence, 3))
+                       confidence=round(min(confidence, 1.0), 3))
 
-    def _line_hit(self, start, angle: float, speed: float) -> tuple[str, float] | None:
-        """First piece or cushion on a straight line from ``start`` (rest of the table as
-        it stood before the shot)."""
+    def _seen_hit(self, body: str, strike: Strike, tau: float) -> int:
+        """Do the frames show the striker's line meeting ``body`` ``tau`` s after the
+        strike? +1 yes, -1 no, 0 they cannot tell."""
+        frame = self._frame_time()
+        reach = strike.speed * tau  # mm along the line to the contact
+        if body.startswith("cushion:"):
+            if strike.run > reach + OFF_LINE:
+                return -1  # seen running on through the cushion: the fit is wrong
+            return 1 if strike.run > reach - strike.speed * frame * 1.5 else 0
+        tr = self.tracks[body]
+        started = tr.moved_at()
+        if started is None and tr.gone is not None:
+            started = tr.points[-1][0] + frame
+        hit_at = strike.time + tau
+        if started is not None and hit_at - 2.5 * frame <= started <= hit_at + 2.5 * frame:
+            return 1
+        if started is None or strike.run > reach + OFF_LINE:
+            return -1  # it never moved, or the striker ran straight on past it
+        return 0
+
+    def _frame_time(self) -> float:
+        """The camera's frame interval (s), from the times of the frames seen."""
+        st = self.tracks.get(self.striker)
+        gaps = np.diff([p[0] for p in st.points]) if st and len(st.points) > 1 else []
+        gaps = [g for g in gaps if g > 0]
+        return float(np.median(gaps)) if gaps else 1 / 60
+
+    def _line_hit(self, start, angle: float, speed: float,
+                  skip: set[str]) -> tuple[str, float] | None:
+        """First piece or cushion on a straight line from ``start`` (the rest of the
+        table as it stood before the shot, leaving out ``skip``), with the time to it."""
         v = (speed * math.cos(angle), speed * math.sin(angle))
         rs = self.board.radius_of(self.striker)
         best = None
         for pid, tr in self.tracks.items():
-            if pid == self.striker:
+            if pid == self.striker or pid in skip:
                 continue
             tau = disc_disc(start, v, (tr.points[0][1], tr.points[0][2]), (0.0, 0.0),
                             rs + self.board.radius_of(pid), 10.0)
@@ -374,27 +418,6 @@ class ShotTracker:
             if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
                 best = (cushion(side), tau)
         return best
-
-
-
-def _straight_start(points: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
-    """The first points of a path while it still runs straight at an even speed (up to
-    the first contact, which turns or slows it)."""
-    out = points[:2]
-    for p in points[2:6]:
-        (t0, x0, y0), (t1, x1, y1) = out[-2], out[-1]
-        a = (x1 - x0, y1 - y0)
-        b = (p[1] - x1, p[2] - y1)
-        la, lb = math.hypot(*a), math.hypot(*b)
-        if la < 1e-6 or lb < 1e-6:
-            break
-        turn = math.degrees(math.acos(max(-1.0, min(1.0, (a[0] * b[0] + a[1] * b[1]) /
-                                                    (la * lb)))))
-        rate = (lb / (p[0] - t1)) / (la / (t1 - t0))
-        if turn > 15 or not 0.6 < rate < 1.4:
-            break
-        out.append(p)
-    return out
 
 
 def _segment_distance(p, a, b) -> float:

@@ -1,0 +1,126 @@
+"""The stroke as the camera saw it: where the shot piece stood, when it was struck, in
+which direction and how fast, fitted to its first frames.
+
+A cue stroke sends the piece off in a straight line at an almost even speed until it
+first touches something; every frame until then is a point on that line. The line is
+fitted through the resting position (known well: many frames of a still piece) and the
+frames while the path stays straight, so a long first run gives a precise direction;
+the first few of those frames give the speed, and their line in time, run back to the
+resting place, the instant of the strike (between two frames).
+
+Board millimetres, seconds on the camera's clock, angles in radians (0 = +x, towards
++y anticlockwise).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+STARTED = 3.0  # mm: a piece this far from where it stood has been moved
+OFF_LINE = 4.0  # mm: a frame this far from the fitted line has left the straight run
+SPEED_POINTS = 4  # frames that give the speed and the instant of the strike
+
+
+@dataclass(frozen=True)
+class Strike:
+    """The fitted stroke. ``sigma`` is the one-standard-deviation uncertainty of the
+    angle; ``run`` how far along the line (mm) the piece was seen still running
+    straight, and ``run_end`` the time of that last straight frame."""
+
+    start: tuple[float, float]
+    time: float
+    angle: float
+    sigma: float
+    speed: float
+    run: float
+    run_end: float
+
+    @property
+    def velocity(self) -> tuple[float, float]:
+        return self.speed * math.cos(self.angle), self.speed * math.sin(self.angle)
+
+    def along(self, t: float) -> float:
+        """How far (mm) along its line the piece would be at time ``t`` at even speed."""
+        return self.speed * (t - self.time)
+
+
+def first_move(points: list[tuple[float, float, float]], beyond: float) -> float | None:
+    """The time of the first point ``(t, x, y)`` more than ``beyond`` mm from the first
+    one; None if the path never goes that far."""
+    _, x0, y0 = points[0]
+    return next((t for t, x, y in points if math.hypot(x - x0, y - y0) > beyond), None)
+
+
+def fit_strike(points: list[tuple[float, float, float]],
+               moved: float | None = None) -> Strike | None:
+    """Fit the stroke to a track's points ``(t, x, y)``, the first where it stood;
+    ``moved`` is the time of its first frame clearly away from there (by default the
+    first more than STARTED mm away). None if it never moved."""
+    moved = first_move(points, STARTED) if moved is None else moved
+    if moved is None:
+        return None
+    rest = [(x, y) for t, x, y in points if t < moved - 1e-9]
+    start = tuple(np.median(np.array(rest), axis=0)) if rest else points[0][1:]
+    sx, sy = float(start[0]), float(start[1])
+    before = max((t for t, _, _ in points if t < moved - 1e-9), default=None)
+    moving = [(t, x - sx, y - sy) for t, x, y in points if t >= moved - 1e-9]
+    if not moving:
+        return None
+    run = _straight_run(moving)
+    vec = np.array([(x, y) for _, x, y in run])
+    direction = _principal_direction(vec)
+    along = vec @ direction
+    across = vec @ np.array([-direction[1], direction[0]])
+    length = float(along.max())
+    if length <= 0:
+        return None
+    spread = float(np.sqrt(np.mean(across ** 2))) if len(run) > 1 else 0.0
+    sigma = max(math.atan2(spread + 0.7, length), 0.002)
+    ts = np.array([t for t, _, _ in run])
+    k = min(SPEED_POINTS, len(run))
+    if k >= 2:
+        speed, offset = np.polyfit(ts[:k], along[:k], 1)
+        struck = -offset / speed if speed > 0 else ts[0]
+    else:  # one frame: struck halfway between the last still frame and this one
+        struck = (ts[0] + before) / 2 if before is not None else ts[0]
+        speed = along[0] / max(ts[0] - struck, 1e-3)
+    low = before if before is not None else ts[0] - 0.05
+    struck = float(min(max(struck, low), ts[0]))
+    return Strike((sx, sy), struck, math.atan2(direction[1], direction[0]), sigma,
+                  float(speed), length, float(ts[-1]))
+
+
+def _straight_run(moving: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """The first points (relative to the start) while the path stays on one straight
+    line through the start at an even pace: the run up to the first contact, which
+    turns or slows it."""
+    run = moving[:1]
+    for p in moving[1:]:
+        vec = np.array([(x, y) for _, x, y in run])
+        u = _principal_direction(vec)
+        off = abs(p[1] * -u[1] + p[2] * u[0])
+        # a line drawn through a short run so far points only roughly: allow for that
+        allowed = OFF_LINE + 1.5 * math.hypot(p[1], p[2]) / max(float(np.abs(vec @ u).max()), 1.0)
+        tb, xb, yb = run[-1]
+        pace = math.hypot(p[1] - xb, p[2] - yb) / max(p[0] - tb, 1e-6)  # mm/s
+        even = True
+        if len(run) > 1:
+            ta, xa, ya = run[-2]
+            before = math.hypot(xb - xa, yb - ya) / max(tb - ta, 1e-6)
+            even = before < 150 or 0.7 < pace / before < 1.4
+        forward = p[1] * u[0] + p[2] * u[1] > xb * u[0] + yb * u[1]
+        if off > allowed or not even or not forward:
+            break
+        run.append(p)
+    return run
+
+
+def _principal_direction(vec: np.ndarray) -> np.ndarray:
+    """Unit direction of the line through the origin nearest the points (least squares
+    across it), pointing the way the points lie."""
+    w, v = np.linalg.eigh(vec.T @ vec)
+    u = v[:, int(np.argmax(w))]
+    return -u if float(vec.sum(axis=0) @ u) < 0 else u
