@@ -22,6 +22,8 @@ from calibration.camera import Camera
 from rules.board import Board
 from rules.errors import KangleError
 
+REACH = 12.0  # px: how far either side of the rough outline the true edge is looked for
+
 
 @dataclass(frozen=True)
 class Pose:
@@ -53,19 +55,25 @@ def find_board(image: np.ndarray, camera: Camera, board: Board, use_holes: bool 
         raise KangleError(f"the frame is {w}x{h} but the camera calibration is for "
                           f"{camera.size[0]}x{camera.size[1]}: calibrate this camera mode")
     undist = cv2.undistort(image, camera.matrix, camera.dist)
-    pose = _pose(undist, camera, board, use_holes, drop_arms=False)
-    if pose.residual_mm > 3.0:  # perhaps an arm over the cushion: try again without it
-        try:
-            second = _pose(undist, camera, board, use_holes, drop_arms=True)
-        except KangleError:
+    try:
+        pose = _pose(undist, camera, board, use_holes, by_lines=False)
+        if pose.residual_mm <= 3.0:
             return pose
-        return second if second.residual_mm < pose.residual_mm else pose
-    return pose
+    except KangleError:
+        pose = None
+    # perhaps an arm over the cushion spoils the outline: take its four straightest sides
+    try:
+        second = _pose(undist, camera, board, use_holes, by_lines=True)
+    except KangleError:
+        if pose is None:
+            raise
+        return pose
+    return second if pose is None or second.residual_mm < pose.residual_mm else pose
 
 
 def _pose(undist: np.ndarray, camera: Camera, board: Board, use_holes: bool,
-          drop_arms: bool) -> Pose:
-    corners = _surface_corners(undist, drop_arms)
+          by_lines: bool) -> Pose:
+    corners = _surface_corners(undist, by_lines)
     hb = board.half - board.hole_inset
     square = [(-board.half, -board.half), (board.half, -board.half), (board.half, board.half),
               (-board.half, board.half)]
@@ -128,11 +136,12 @@ def pose_from_corners(corners_px: np.ndarray, camera: Camera, board: Board) -> P
     return Pose(posed, residual, np.asarray(corners_px, float).reshape(4, 2))
 
 
-def _surface_corners(undist: np.ndarray, drop_arms: bool = False) -> np.ndarray:
+def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
     """Corners SW, SE, NE, NW (image bottom-left first, anticlockwise on the board) of
-    the largest bright quadrilateral. ``drop_arms``: an arm reaching over the cushion
-    joins the bright region; opening with a kernel wider than an arm removes it, and
-    only the outline points on what remains are used."""
+    the largest bright quadrilateral. ``by_lines``: an arm reaching over the cushion
+    joins the bright region and spoils its hull; the four straight lines that most of
+    the outline lies on are the board's sides all the same (an arm's edges are short
+    beside them), so they are found one after another and intersected instead."""
     grey = cv2.GaussianBlur(cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
@@ -144,23 +153,6 @@ def _surface_corners(undist: np.ndarray, drop_arms: bool = False) -> np.ndarray:
     if area < 0.05 * grey.size:
         raise KangleError("no board in view: the brightest region is too small to be the "
                           "playing surface")
-    if drop_arms:
-        region = np.zeros_like(bright)
-        cv2.drawContours(region, [outline], -1, 255, -1)
-        k = max(15, int(np.sqrt(area) * 0.12)) | 1
-        body = cv2.dilate(cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)),
-                          np.ones((9, 9), np.uint8))
-        outline = outline[body[outline[:, 0, 1], outline[:, 0, 0]] > 0]
-    hull = cv2.convexHull(outline)
-    quad = None
-    for eps in np.linspace(0.01, 0.08, 15):
-        approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
-        if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float64)
-            break
-    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.8 * area:
-        raise KangleError("no board in view: the playing surface's outline is not a "
-                          "quadrilateral (is part of it outside the frame?)")
     points = outline.reshape(-1, 2).astype(np.float64)
     h, w = grey.shape
     inside = ((points[:, 0] > 2) & (points[:, 0] < w - 3) & (points[:, 1] > 2) &
@@ -168,7 +160,8 @@ def _surface_corners(undist: np.ndarray, drop_arms: bool = False) -> np.ndarray:
     if inside.mean() < 0.5:
         raise KangleError("no board in view: the bright region runs off the frame — is the "
                           "whole playing surface in the picture?")
-    quad = _refine(points[inside], quad)
+    quad = _quad_of_lines(points[inside]) if by_lines else _quad_of_hull(outline, area)
+    quad = _refine(cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY), quad)
     u, v = quad[:, 0], quad[:, 1]
     order = [np.argmin(u - v), np.argmax(u + v), np.argmax(u - v), np.argmin(u + v)]
     if len(set(order)) != 4:
@@ -176,38 +169,116 @@ def _surface_corners(undist: np.ndarray, drop_arms: bool = False) -> np.ndarray:
     return quad[order]  # SW (bottom left), SE, NE, NW
 
 
-def _refine(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """Fit a straight line to the outline points along each side — only those lying on
-    the side's outer line (pieces against the cushion bite into the bright region and
-    are left out), away from the corners and holes — and intersect neighbouring lines."""
+def _quad_of_hull(outline: np.ndarray, area: float) -> np.ndarray:
+    """The outline's convex hull simplified to four corners."""
+    hull = cv2.convexHull(outline)
+    for eps in np.linspace(0.01, 0.08, 15):
+        approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            if cv2.contourArea(quad.astype(np.float32)) >= 0.8 * area:
+                return quad
+            break
+    raise KangleError("no board in view: the playing surface's outline is not a "
+                      "quadrilateral (is part of it outside the frame?)")
+
+
+def _quad_of_lines(points: np.ndarray) -> np.ndarray:
+    """Four corners from the four lines holding most outline points (each found by
+    sampling pairs of points, its points then set aside), taken in order around the
+    outline's middle and intersected."""
+    rng = np.random.default_rng(0)  # the same frame gives the same corners
+    left = points
+    lines = []
+    for _ in range(4):
+        if len(left) < 20:
+            raise KangleError("no board in view: the bright region has no four straight sides")
+        pairs = rng.integers(len(left), size=(400, 2))
+        a, b = left[pairs[:, 0]], left[pairs[:, 1]]
+        d = b - a
+        norm = np.hypot(d[:, 0], d[:, 1])
+        ok = norm > 20
+        a, d = a[ok], d[ok] / norm[ok, None]
+        normals = np.column_stack([-d[:, 1], d[:, 0]])
+        dist = np.abs((left[None, :, :] - a[:, None, :]) @ normals[:, :, None])[..., 0]
+        best = int(np.argmax((dist < 2.0).sum(axis=1)))
+        on = dist[best] < 2.0
+        lines.append(_robust_line(left[on]))
+        left = left[dist[best] >= 4.0]
+    middle = points.mean(axis=0)
+    lines.sort(key=lambda line: np.arctan2(*(_foot(line, middle) - middle)[::-1]))
+    quad = [_meet(lines[i - 1], lines[i]) for i in range(4)]
+    if any(q is None for q in quad):
+        raise KangleError("no board in view: the bright region has no four straight sides")
+    return np.array(quad)
+
+
+def _meet(line1, line2) -> np.ndarray | None:
+    """Where two lines (point, unit direction) cross; None if they are parallel."""
+    (p1, d1), (p2, d2) = line1, line2
+    m = np.array([d1, -d2]).T
+    if abs(np.linalg.det(m)) < 1e-3:
+        return None
+    return p1 + np.linalg.solve(m, p2 - p1)[0] * d1
+
+
+def _foot(line, point: np.ndarray) -> np.ndarray:
+    """The point of ``line`` (point, unit direction) nearest ``point``."""
+    p, d = line
+    return p + ((point - p) @ d) * d
+
+
+def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Sharpen a rough outline to sub-pixel corners: along each side, at many places,
+    the strongest fall from the bright surface to the dark frame across the side is
+    found (parabola through the steepest step of the profile), a line is fitted to
+    those edge points with the outliers — pieces against the cushion, an arm over it,
+    a hole near the corner — dropped, and neighbouring lines are intersected. Works
+    on edges, not on a brightness threshold, so a light gradient does not bend it."""
+    img = cv2.GaussianBlur(grey.astype(np.float32), (5, 5), 1.0)
+    centre = quad.mean(axis=0)
+    offsets = np.arange(-REACH, REACH + 0.25, 0.5)
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = np.linalg.norm(d)
-        u = d / length
+        length = float(np.linalg.norm(b - a))
+        u = (b - a) / length
         n = np.array([-u[1], u[0]])
-        rel = points - a
-        t = rel @ u
-        off = rel @ n
-        outer = off.min() if off.mean() > 0 else off.max()  # the hull side hugs the outline
-        near = (np.abs(off - outer) < 2.0) & (t > 0.06 * length) & (t < 0.94 * length)
-        if near.sum() < 10:
-            lines.append((a, u))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(points[near].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+        if (a + b) / 2 @ n < centre @ n:
+            n = -n  # outward, away from the middle of the board
+        ts = np.linspace(0.08, 0.92, 90) * length
+        xs = a[0] + ts[:, None] * u[0] + offsets[None, :] * n[0]
+        ys = a[1] + ts[:, None] * u[1] + offsets[None, :] * n[1]
+        profile = cv2.remap(img, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+        slope = np.gradient(profile, axis=1)  # brightness change going outwards
+        k = np.clip(np.argmin(slope, axis=1), 1, len(offsets) - 2)
+        rows = np.arange(len(ts))
+        y0, y1, y2 = slope[rows, k - 1], slope[rows, k], slope[rows, k + 1]
+        curve = y0 - 2 * y1 + y2
+        sub = np.where(np.abs(curve) > 1e-6, 0.5 * (y0 - y2) / np.where(curve == 0, 1, curve),
+                       0.0)
+        s = offsets[k] + 0.5 * np.clip(sub, -1, 1)
+        strong = -y1 > 0.3 * float(np.median(-y1))
+        pts = (a + ts[:, None] * u + s[:, None] * n)[strong]
+        lines.append(_robust_line(pts) if len(pts) >= 10 else (a, u))
+    meets = [_meet(lines[i - 1], lines[i]) for i in range(4)]
+    return np.array([quad[i] if m is None else m for i, m in enumerate(meets)])
+
+
+def _robust_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A line (point, unit direction) through edge points, refitted on the points within
+    a pixel of it after a first robust (Huber) fit."""
+    keep = np.ones(len(pts), bool)
+    for _ in range(3):
+        vx, vy, x0, y0 = cv2.fitLine(pts[keep].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
                                      0.01).ravel()
-        lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-9:
-            out.append(quad[i])
-            continue
-        s = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + s[0] * d1)
-    return np.array(out)
+        d = np.array([vx, vy], float)
+        off = np.abs((pts - (x0, y0)) @ np.array([-d[1], d[0]]))
+        new = off < max(1.0, 2.5 * float(np.median(off[keep])))
+        if new.sum() < 10 or (new == keep).all():
+            break
+        keep = new
+    return np.array([x0, y0], float), d
 
 
 def _holes(undist: np.ndarray, corners: np.ndarray, board: Board) -> list:

@@ -63,7 +63,9 @@ def orient(frame: np.ndarray, camera: Camera, board: Board) -> Camera:
     best, best_score = camera, -np.inf
     rows = board.setup_positions()
     grey = frame.astype(np.float32).sum(axis=2) + 1
-    red_share = frame[:, :, 2] / grey
+    # the share of red light, averaged over a few pixels: a piece's printed character
+    # must not decide what colour it is
+    red_share = cv2.blur(frame[:, :, 2] / grey, (7, 7))
     for q in range(4):
         cam = _turned(camera, q)
         pix = np.round(cam.project(np.array([(x, y, board.piece_thickness)
