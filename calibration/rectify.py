@@ -58,18 +58,32 @@ class Features:
         """Pixels that belong to a piece: much darker than the board (black pieces, and
         the sides of all pieces) or much redder (red pieces, whose brightness under warm
         light can match the wood's); the printed marks inside a piece are filled in.
+        The board's brown lines are neither: on them a pixel must be clearly darker than
+        a line, or redder than a line's warmest pixels (which can pass the colour model's
+        midway threshold and join a striker to the circle round it).
         Integer arithmetic throughout: this runs on every frame."""
         dark = self.grey < cv2.convertScaleAbs(self.background, alpha=ratio_below)
         b, g, r = cv2.split(self.image)
         total = b.astype(np.uint16) + g + r
-        limit = ((self.board_red + redness_above) * 1024).astype(np.uint16)
+        on_line = 1.0 - self.not_lines.astype(np.float32)
+        limit = ((self.board_red + redness_above * (1.0 + LINE_REDNESS * on_line)) * 1024
+                 ).astype(np.uint16)
         red = (r.astype(np.uint32) * 1024) > (limit.astype(np.uint32) * total)
         mask = (((dark & (self.not_lines > 0)) | red) & (allowed > 0)).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE)
+        # a piece lying across a line: its pixels on the line are bridged from both sides
+        # (from the solid parts only: a line's dark margins must not bridge to anything)
+        solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+        bridged = cv2.morphologyEx(solid, cv2.MORPH_CLOSE, _BRIDGE) & (1 - self.not_lines)
+        mask = cv2.morphologyEx(mask | bridged, cv2.MORPH_CLOSE, _CLOSE)
         return fill_holes(mask)
 
 
 _CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_BRIDGE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+# on the board's lines, how much redder than the colour model's threshold a piece's pixel
+# must be (1 + this, times the threshold): about two standard deviations below a red
+# piece, above nearly all of a line's pixels
+LINE_REDNESS = 0.4
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -86,7 +100,6 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
-_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 class Rectifier:
@@ -118,11 +131,17 @@ class Rectifier:
         centres = {c: board.circle_centre(c) for c in CORNERS}
         for a, b in (("SW", "SE"), ("NW", "NE"), ("SW", "NW"), ("SE", "NE")):
             cv2.line(lines, self.to_px(*centres[a]), self.to_px(*centres[b]), 1, width)
-        for c in CORNERS:
+        for c in CORNERS:  # the lines stop at the circles, whose insides are clear
+            cv2.circle(lines, self.to_px(*centres[c]),
+                       int(round(board.circle_diameter / 2 * scale)) - width, 0, -1)
             cv2.circle(lines, self.to_px(*centres[c]),
                        int(round(board.circle_diameter / 2 * scale)), 1, width)
         for d in (board.penalty_diameter, board.inner_diameter):
             cv2.circle(lines, self.to_px(0, 0), int(round(d / 2 * scale)), 1, width)
+        # the edge of the playing surface: the rim's dark wood shows a pixel either side
+        # of where the calibration puts it, a thin dark line a piece at the cushion joins
+        h = board.half
+        cv2.rectangle(lines, self.to_px(-h, h), self.to_px(h, -h), 1, width)
         self.not_lines = (1 - lines).astype(np.uint8)
         k = int(round(2.6 * board.striker_radius * scale / 4)) | 1
         self._small_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
