@@ -33,6 +33,7 @@ class Features:
     board_red: np.ndarray  # float32: the board's red share under each pixel
     surface_red: float  # the playing surface's red share (the colour model's reference)
     not_lines: np.ndarray  # uint8: 0 on the board's printed lines
+    holes: np.ndarray  # uint8: 1 over the holes
 
     @property
     def ratio(self) -> np.ndarray:
@@ -63,6 +64,8 @@ class Features:
         midway threshold and join a striker to the circle round it).
         Integer arithmetic throughout: this runs on every frame."""
         dark = self.grey < cv2.convertScaleAbs(self.background, alpha=ratio_below)
+        dark &= (self.grey >= cv2.convertScaleAbs(self.background, alpha=HOLE_RATIO)) | (
+            self.holes == 0)
         b, g, r = cv2.split(self.image)
         total = b.astype(np.uint16) + g + r
         on_line = 1.0 - self.not_lines.astype(np.float32)
@@ -84,6 +87,9 @@ _BRIDGE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 # must be (1 + this, times the threshold): about two standard deviations below a red
 # piece, above nearly all of a line's pixels
 LINE_REDNESS = 0.4
+# a hole's black is about 0.06 of the board's brightness, a black piece about 0.4 (four
+# standard deviations above this)
+HOLE_RATIO = 0.2
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -118,12 +124,14 @@ class Rectifier:
         r = np.abs(np.maximum(np.abs(xx), np.abs(yy)))
         self.surface = (r <= board.half).astype(np.uint8)
         self.rim = ((r > board.half) & (r <= board.half + board.rim_width)).astype(np.uint8)
+        # A piece may stand half over a hole (it stays up while its centre is outside):
+        # over a hole only pixels lighter than the hole's black can be a piece's
         holes = np.zeros((n, n), np.uint8)
         for c in CORNERS:
             cv2.circle(holes, self.to_px(*board.hole_centre(c)),
                        int(round((board.hole_diameter / 2 + 2) * scale)), 1, -1)
         self.holes = holes
-        self.allowed = ((self.surface | self.rim) & (1 - holes)).astype(np.uint8)
+        self.allowed = (self.surface | self.rim).astype(np.uint8)
         # The board's own printed lines are dark: they are no piece, and a closed line
         # (a shooting circle, a ring) must not enclose a piece's blob.
         lines = np.zeros((n, n), np.uint8)
@@ -142,12 +150,17 @@ class Rectifier:
         # of where the calibration puts it, a thin dark line a piece at the cushion joins
         h = board.half
         cv2.rectangle(lines, self.to_px(-h, h), self.to_px(h, -h), 1, width)
+        for c in CORNERS:  # and the holes' blurred edges, neither black nor board
+            cv2.circle(lines, self.to_px(*board.hole_centre(c)),
+                       int(round(board.hole_diameter / 2 * scale)), 1, width)
         self.not_lines = (1 - lines).astype(np.uint8)
         k = int(round(2.6 * board.striker_radius * scale / 4)) | 1
         self._small_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
         quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
         self._surface_small = cv2.resize(self.surface, quarter, interpolation=cv2.INTER_NEAREST)
         self._rim_small = cv2.resize(self.rim, quarter, interpolation=cv2.INTER_NEAREST)
+        self._holes_small = cv2.resize(self.holes, quarter,
+                                       interpolation=cv2.INTER_NEAREST).astype(bool)
 
     def to_px(self, x: float, y: float) -> tuple[int, int]:
         return (int(round((x + self.extent) * self.scale - 0.5)),
@@ -169,7 +182,8 @@ class Rectifier:
         for region in (self._surface_small, self._rim_small):
             inside = region.astype(bool)
             level = int(np.median(small[inside]))
-            fill = np.where(inside, small, level).astype(np.uint8)
+            # outside the region, and over the holes, the board is taken at its median
+            fill = np.where(inside & ~self._holes_small, small, level).astype(np.uint8)
             closed = cv2.morphologyEx(fill, cv2.MORPH_CLOSE, self._small_kernel)
             background[inside] = closed[inside]
             light = inside & (small > 0.75 * closed)
@@ -178,4 +192,5 @@ class Rectifier:
         size = (grey.shape[1], grey.shape[0])
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
-        return Features(rect, grey, background, board_red, reds[0], self.not_lines)
+        return Features(rect, grey, background, board_red, reds[0], self.not_lines,
+                        self.holes)

@@ -37,6 +37,8 @@ from vision.strike import OFF_LINE, STARTED, Strike, first_move, fit_strike
 
 MOVING = 30.0  # mm/s: slower than this is at rest
 TOP_SPEED = 9000.0  # mm/s: nothing on the table moves faster (a hard break is ~6 m/s)
+LOST_FOR = 0.3  # s: a piece thought gone and not seen again for this long stays gone
+COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 
 
 class ShotOracle(Protocol):
@@ -125,7 +127,7 @@ class ShotTracker:
                             (tr.kind == "striker") != (d.kind == "striker")):
                         continue
                     px, py = tr.predict(t)
-                    gate = reach or 40.0 + TOP_SPEED * (t - tr.points[-1][0])
+                    gate = reach or self._gate(tr, t)
                     dist = math.hypot(d.x - px, d.y - py)
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
                         dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
@@ -150,6 +152,19 @@ class ShotTracker:
                 self._vanished(tr, t)
         self._segment(t)
 
+    @staticmethod
+    def _gate(tr: Track, t: float) -> float:
+        """How far (mm) from where it was predicted a track may be found at time ``t``:
+        anywhere a piece could have been sent since it was last seen, but a piece thought
+        gone (a pocket, off the table) only near where it vanished, at its own speed, and
+        not after LOST_FOR seconds (it is gone; that detection is another piece)."""
+        dt = t - tr.points[-1][0]
+        if tr.gone is None or tr.gone[0] == "rim":
+            return 40.0 + TOP_SPEED * dt
+        if dt > LOST_FOR:
+            return 0.0
+        return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
+
     def _beside_a_resting_piece(self, d: Detection, matched: set[str]) -> bool:
         """Is this detection where an unmatched piece that was at rest stands?"""
         for tr in self.tracks.values():
@@ -171,22 +186,44 @@ class ShotTracker:
                                               [(t, d.x, d.y)])
 
     def _vanished(self, tr: Track, t: float) -> None:
-        """A moving track without a detection: over a hole (pocket) or past the edge."""
+        """A moving track without a detection: over a hole (pocket) or past the edge —
+        until it is seen again."""
         if tr.gone is not None or tr.missing < 2:
             return
-        x, y = tr.predict(t)
+        frame = self._frame_time()
+        fell = self._coast(tr, min(t - tr.points[-1][0] + 2 * frame, COAST))
+        if fell is not None:
+            tr.gone = ("pocket", *fell)
+            return
         lx, ly = tr.pos
-        b = self.board
-        for hole in CORNERS:  # did its path since it was last seen cross a hole?
-            if _segment_distance(b.hole_centre(hole), (lx, ly), (x, y)) < (
-                    b.hole_diameter / 2 + b.radius_of(tr.id) * 0.5):
-                tr.gone = ("pocket", hole, tr.points[-1][0] + 1e-3)
-                return
         vx, vy = tr.velocity()
         outward = lx * vx + ly * vy > 0 and math.hypot(vx, vy) > 300
-        near_edge = max(abs(lx), abs(ly)) > b.half - 2 * b.radius_of(tr.id)
+        near_edge = max(abs(lx), abs(ly)) > self.board.half - 2 * self.board.radius_of(tr.id)
         if tr.missing >= 4 and outward and near_edge:
-            tr.gone = ("off", "", tr.points[-1][0] + 1e-3)
+            tr.gone = ("off", "", tr.points[-1][0] + frame / 2)
+
+    def _coast(self, tr: Track, horizon: float) -> tuple[str, float] | None:
+        """Follow a lost track on from where it was last seen, at its last velocity and
+        bouncing off the cushions, for ``horizon`` s: the hole its centre would pass
+        over, and when; None if none (or if it was barely moving)."""
+        b = self.board
+        (t, x, y), (vx, vy) = tr.points[-1], tr.velocity()
+        if math.hypot(vx, vy) < 100.0:
+            return None
+        edge = b.half - b.radius_of(tr.id)
+        reach = b.hole_diameter / 2 + 0.3 * b.radius_of(tr.id)
+        holes = [(h, b.hole_centre(h)) for h in CORNERS]
+        step = 0.002
+        for _ in range(int(horizon / step) + 1):
+            x, y, t = x + vx * step, y + vy * step, t + step
+            if abs(x) > edge:
+                x, vx = math.copysign(2 * edge, x) - x, -0.7 * vx
+            if abs(y) > edge:
+                y, vy = math.copysign(2 * edge, y) - y, -0.7 * vy
+            for hole, (hx, hy) in holes:
+                if math.hypot(x - hx, y - hy) < reach:
+                    return hole, t
+        return None
 
     def _segment(self, t: float) -> None:
         moving = any(tr.gone is None and not tr.settled() for tr in self.tracks.values())
@@ -221,9 +258,10 @@ class ShotTracker:
         contacts = self._contacts(st, circle, strike, t0)
         pockets, exits, final = [], [], {}
         for tr in self.tracks.values():
-            if tr.gone is None and tr.missing >= 10:
-                # gone from where it stood and never seen again: knocked off too fast to
-                # follow (over a hole it is pocketed, else it left the table)
+            if tr.gone is None and tr.missing >= 10 and tr.points[-1][0] >= t0:
+                # gone from where it stood during the shot and never seen again: knocked
+                # off too fast to follow (over a hole it is pocketed, else it left the
+                # table); a piece unseen since before the strike is merely hidden
                 near = min(CORNERS, key=lambda h: math.hypot(
                     tr.pos[0] - self.board.hole_centre(h)[0],
                     tr.pos[1] - self.board.hole_centre(h)[1]))
@@ -236,9 +274,9 @@ class ShotTracker:
             if tr.gone is None and hole and tr.moved_at() is not None:
                 tr.gone = ("pocket", hole, tr.points[-1][0])  # seen going down into it
             if tr.gone and tr.gone[0] == "pocket":
-                pockets.append(Pocketed(round(tr.gone[2] - t0, 4), tr.id, tr.gone[1]))
+                pockets.append(Pocketed(_since(tr.gone[2], t0), tr.id, tr.gone[1]))
             elif tr.gone and tr.gone[0] in ("off", "rim"):
-                exits.append(Exit(round(tr.gone[2] - t0, 4), tr.id, tr.gone[0]))
+                exits.append(Exit(_since(tr.gone[2], t0), tr.id, tr.gone[0]))
             elif (tr.moved_at() is not None or tr.id == self.striker) and (
                     self.board.region(*tr.pos) == "surface"):
                 final[tr.id] = (round(tr.pos[0], 2), round(tr.pos[1], 2))
@@ -420,11 +458,7 @@ class ShotTracker:
         return best
 
 
-def _segment_distance(p, a, b) -> float:
-    """Distance from point p to the segment a-b."""
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    length2 = dx * dx + dy * dy
-    s = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) /
-                                             length2))
-    return math.hypot(p[0] - ax - s * dx, p[1] - ay - s * dy)
+def _since(t: float, t0: float) -> float:
+    """Seconds from the strike, never before it (a piece seen to go before the striker
+    moved is reported at the strike)."""
+    return round(max(t - t0, 0.0), 4)
