@@ -369,11 +369,11 @@ class ShotTracker:
         from where it stood to the first piece or cushion it meets (rules/impact.py).
 
         Lines within the fit's uncertainty (±2.5 σ) each vote, nearer the fitted angle
-        weighing more; what the frames show decides between them: a piece that never
-        moved, or that the striker was seen to run straight past, was not touched (the
-        line is followed on beyond it), and a piece that starts moving when the line
-        reaches it was. A call the votes and the frames do not settle is put to the
-        simulator (``ShotOracle``), if there is one, and left below 0.9 confidence."""
+        weighing more; what the frames show decides between them: a piece the striker
+        was seen to run straight past was not touched (the line is followed on beyond
+        it), and a piece that starts moving when the line reaches it was. A call the
+        votes and the frames do not settle is put to the simulator (``ShotOracle``), if
+        there is one, and left below 0.9 confidence."""
         if strike is None or strike.speed < MOVING:
             return None
         verdicts: dict[str, int] = {}
@@ -393,8 +393,12 @@ class ShotTracker:
                 skip.add(body)
         if not votes:
             return None
-        body = max(votes, key=lambda b: (verdicts[b], votes[b]))
-        confidence = votes[body] / sum(votes.values())
+        # a piece seen to start moving as the line reaches it is strong evidence; a run
+        # ending at a cushion weaker (it ends there too when a piece stands against it)
+        weight = {b: votes[b] * (1.0 if verdicts[b] <= 0 else 1.5 if b.startswith("cushion:")
+                                 else 3.0) for b in votes}
+        body = max(weight, key=weight.get)
+        confidence = weight[body] / sum(weight.values())
         if verdicts[body] > 0 and not any(verdicts[b] > 0 for b in votes if b != body):
             confidence = max(confidence, 0.95)  # the only candidate the frames confirm
         elif verdicts[body] <= 0:
@@ -426,9 +430,9 @@ class ShotTracker:
         hit_at = strike.time + tau
         if started is not None and hit_at - 2.5 * frame <= started <= hit_at + 2.5 * frame:
             return 1
-        if started is None or strike.run > reach + OFF_LINE:
-            return -1  # it never moved, or the striker ran straight on past it
-        return 0
+        if strike.run > reach + OFF_LINE:
+            return -1  # the striker ran straight on past where it would have met it
+        return 0  # (a piece pinned against a cushion or in a row may barely move)
 
     def _frame_time(self) -> float:
         """The camera's frame interval (s), from the times of the frames seen."""
