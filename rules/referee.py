@@ -99,7 +99,7 @@ class _Judgement:
         self.fouls: dict[str, _Foul] = {}
         self.put_back: dict[str, str] = {}  # piece -> rule that puts it back
         self.dead: list[str] = []
-        self.unsure = any(c.ambiguous or c.confidence < 0.9 for c in shot.contacts_of(self.sp))
+        self.unsure = any(c.ambiguous or c.confidence < 0.9 for c in self._until_cushion())
         self.striker_name = "striker" if is_striker(self.sp) else f"自由子 {self.sp}"
 
     # -- helpers -----------------------------------------------------------------------
@@ -163,6 +163,16 @@ class _Judgement:
         state, calls = pass_shot(state, self.me, bonus=False, rules=self.rules)
         self.calls.extend(calls)
         return state, self._ruling(state, shot_no=state.shots)
+
+    def _until_cushion(self) -> list[Contact]:
+        """The shot piece's contacts up to and including its first cushion: the ones the
+        contact-order rules (7.1, 5.5, 6.4) rest on; later ones cannot change them."""
+        out = []
+        for c in self.shot.contacts_of(self.sp):
+            out.append(c)
+            if is_cushion(c.other(self.sp)):
+                break
+        return out
 
     def _direct_hits(self) -> list[tuple[Contact, str]]:
         """Pieces the shot piece touched before its first cushion, in time order."""

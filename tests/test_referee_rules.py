@@ -413,6 +413,18 @@ def test_a_call_resting_on_an_ambiguous_first_contact_asks_the_referee_to_confir
     assert dead and dead[0].confirm and ruling.needs_confirmation
 
 
+def test_doubt_about_contacts_after_the_first_cushion_does_not_question_a_direct_hit():
+    # 7.1 rests on what the striker touched before its first cushion; an unsure contact
+    # later in the shot cannot change that, an unsure cushion could
+    later = shot(contacts=[(0.1, "RS", "R04"), (0.2, "RS", "cushion:S"),
+                           (0.3, "RS", "B05", True)])
+    dead = [c for c in run(started("red"), later)[1].calls if c.rule == "7.1"]
+    assert dead and not dead[0].confirm
+    unsure_cushion = shot(contacts=[(0.1, "RS", "R04"), (0.2, "RS", "cushion:S", True)])
+    dead = [c for c in run(started("red"), unsure_cushion)[1].calls if c.rule == "7.1"]
+    assert dead and dead[0].confirm
+
+
 # -- records that contradict the table -----------------------------------------
 @pytest.mark.parametrize(
     "record, message",

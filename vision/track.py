@@ -319,26 +319,30 @@ class ShotTracker:
         return out
 
     def _hitter(self, tr: Track, start: float) -> tuple[str, float] | None:
-        """The moving track nearest the resting one just before it started moving, and
-        how sure that is (less when another moving piece was nearly as near)."""
-        x0, y0 = tr.points[0][1], tr.points[0][2]
+        """The moving track whose path, over the frames before the resting one started
+        moving, came nearest touching it (a fast piece touches between two frames), and
+        how sure that is (less when another moving piece came nearly as near)."""
+        _, x0, y0 = max((p for p in tr.points if p[0] < start), default=tr.points[0])
+        window = start - 2.5 * self._frame_time()
         near = []
         for other in self.tracks.values():
             if other.id == tr.id:
                 continue
-            before = [(t, x, y) for t, x, y in other.points if t <= start]
-            if len(before) < 2:
-                continue
-            t, x, y = before[-1]
-            gap = math.hypot(x - x0, y - y0) - self.board.radius_of(tr.id) - \
-                self.board.radius_of(other.id)
-            moving = math.hypot(x - before[-2][1], y - before[-2][2]) > 0.5
-            if moving and gap < 40:
+            path = [(x, y) for t, x, y in other.points if window <= t <= start]
+            earlier = [(x, y) for t, x, y in other.points if t < window]
+            path = earlier[-1:] + path
+            if len(path) < 2 or math.dist(path[0], path[-1]) < 1.0:
+                continue  # not moving then
+            reach = math.dist((x0, y0), min(
+                (_nearest_on(a, b, (x0, y0)) for a, b in zip(path, path[1:], strict=False)),
+                key=lambda q: math.dist(q, (x0, y0))))
+            gap = reach - self.board.radius_of(tr.id) - self.board.radius_of(other.id)
+            if gap < 15.0:
                 near.append((gap, other.id))
         if not near:
             return None
         near.sort()
-        alone = len(near) == 1 or near[1][0] - near[0][0] > 15.0
+        alone = len(near) == 1 or near[1][0] - near[0][0] > 10.0
         return near[0][1], 0.95 if alone else 0.7
 
     def _cushions(self, tr: Track, t0: float, skip_first: Contact | None) -> list[Contact]:
@@ -466,3 +470,12 @@ def _since(t: float, t0: float) -> float:
     """Seconds from the strike, never before it (a piece seen to go before the striker
     moved is reported at the strike)."""
     return round(max(t - t0, 0.0), 4)
+
+
+def _nearest_on(a, b, p) -> tuple[float, float]:
+    """The point of segment a-b nearest p (all (x, y) in mm)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    s = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
+                                             / length2))
+    return a[0] + s * dx, a[1] + s * dy
