@@ -83,10 +83,13 @@ class Detector:
         """Local maxima of the distance transform wide enough to be a piece, strongest
         first (a plateau counts once, at its centre)."""
         peaks = (dist >= 0.6 * self.r_piece) & (dist >= cv2.dilate(dist, self.peak_kernel))
-        n, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8))
-        spots = centres[1:]
-        strength = dist[spots[:, 1].astype(int), spots[:, 0].astype(int)]
-        return [tuple(spots[i]) for i in np.argsort(-strength)]
+        found = cv2.findNonZero(peaks.astype(np.uint8))  # a few pixels: group them by hand
+        if found is None:
+            return []
+        xs, ys = found.reshape(-1, 2).T
+        spots = [(float(np.mean(xs[g])), float(np.mean(ys[g]))) for g in _groups(ys, xs)]
+        strength = np.array([dist[int(y), int(x)] for x, y in spots])
+        return [spots[i] for i in np.argsort(-strength, kind="stable")]
 
     def _strongest_apart(self, spots: list[tuple[float, float]]) -> list[tuple[float, float]]:
         """Peaks strongest first, each at least most of a piece's radius from those kept."""
@@ -160,3 +163,28 @@ class Detector:
     def _where(self, x: float, y: float) -> str:
         region = self.board.region(x, y)
         return {"surface": "surface", "hole": "hole"}.get(region, "rim")
+
+
+def _groups(ys: np.ndarray, xs: np.ndarray) -> list[list[int]]:
+    """Indices of the pixels (rows ``ys``, columns ``xs``) grouped into 8-connected
+    groups — what connectedComponents does, for the few pixels a peak mask has."""
+    where = {(int(y), int(x)): i for i, (y, x) in enumerate(zip(ys, xs, strict=True))}
+    seen: set[int] = set()
+    out = []
+    for start in range(len(ys)):
+        if start in seen:
+            continue
+        seen.add(start)
+        group, todo = [], [start]
+        while todo:
+            i = todo.pop()
+            group.append(i)
+            y, x = int(ys[i]), int(xs[i])
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    j = where.get((y + dy, x + dx))
+                    if j is not None and j not in seen:
+                        seen.add(j)
+                        todo.append(j)
+        out.append(group)
+    return out
