@@ -144,7 +144,8 @@ class Detector:
         confidence *= float(np.clip(fill, 0, 1))
         mx, my = float(xs.mean()), float(ys.mean())
         centred = (0.6 <= fill <= 1.5 and  # one piece's worth of pixels, around the peak
-                   (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2)
+                   (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2 and
+                   _roundness(xs - mx, ys - my) > 0.55)  # not two touching pieces as one
         x, y = self._undo_side(*self.rect.to_mm(mx, my), kind)
         return Detection(colour, kind, x, y, self._where(x, y), confidence), centred
 
@@ -163,6 +164,14 @@ class Detector:
     def _where(self, x: float, y: float) -> str:
         region = self.board.region(x, y)
         return {"surface": "surface", "hole": "hole"}.get(region, "rim")
+
+
+def _roundness(dx: np.ndarray, dy: np.ndarray) -> float:
+    """The ratio of the narrower to the wider spread of a blob's pixels (offsets from
+    its centroid): about 1 for a disc, 0.5 for two touching discs side by side."""
+    sxx, syy, sxy = float(dx @ dx), float(dy @ dy), float(dx @ dy)
+    mid, half = (sxx + syy) / 2, math.hypot((sxx - syy) / 2, sxy)
+    return math.sqrt(max(mid - half, 0.0) / max(mid + half, 1e-9))
 
 
 def _groups(ys: np.ndarray, xs: np.ndarray) -> list[list[int]]:
