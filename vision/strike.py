@@ -49,9 +49,12 @@ class Strike:
 
 def first_move(points: list[tuple[float, float, float]], beyond: float) -> float | None:
     """The time of the first point ``(t, x, y)`` more than ``beyond`` mm from the first
-    one; None if the path never goes that far."""
+    one whose next point is too (one frame's misplaced detection is no move); None if
+    the path never goes that far."""
     _, x0, y0 = points[0]
-    return next((t for t, x, y in points if math.hypot(x - x0, y - y0) > beyond), None)
+    away = [math.hypot(x - x0, y - y0) > beyond for _, x, y in points]
+    return next((points[k][0] for k in range(len(points))
+                 if away[k] and (k + 1 == len(points) or away[k + 1])), None)
 
 
 def fit_strike(points: list[tuple[float, float, float]],

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -38,6 +38,8 @@ from vision.strike import OFF_LINE, STARTED, Strike, first_move, fit_strike
 MOVING = 30.0  # mm/s: slower than this is at rest
 TOP_SPEED = 9000.0  # mm/s: nothing on the table moves faster (a hard break is ~6 m/s)
 LOST_FOR = 0.3  # s: a piece thought gone and not seen again for this long stays gone
+TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
+KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 
 
@@ -56,6 +58,7 @@ class Track:
     kind: str
     points: list[tuple[float, float, float]] = field(default_factory=list)  # t, x, y
     missing: int = 0
+    seeded: bool = False  # its one point is where the table state says it stands
     gone: tuple[str, str, float] | None = None  # ("pocket", hole, t) or ("off"|"rim", "", t)
 
     @property
@@ -107,7 +110,8 @@ class ShotTracker:
         self.last_t = t
         if not self.tracks and self._resting:  # the first frame: everything stands still
             for pid, pos in self._resting.items():
-                self.tracks[pid] = Track(pid, colour_of(pid), "piece", [(t, *pos)])
+                self.tracks[pid] = Track(pid, colour_of(pid), "piece", [(t, *pos)],
+                                         seeded=True)
         live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
@@ -139,6 +143,9 @@ class ShotTracker:
                 used_d.add(i)
                 used_t.add(tid)
                 tr = self.tracks[tid]
+                if tr.seeded:  # where the camera sees it is where it stands (whatever
+                    tr.points.clear()  # small bias detection has), the reference for moves
+                    tr.seeded = False
                 tr.points.append((t, dets[i].x, dets[i].y))
                 tr.missing = 0
                 if dets[i].where == "rim" and math.hypot(*tr.velocity()) < MOVING:
@@ -313,10 +320,59 @@ class ShotTracker:
             if not (first and {first.a, first.b} == {hitter, tr.id}):
                 t = max(start - t0 - 0.5 * self._frame_time(), 0.0)  # between two frames
                 out.append(Contact(round(t, 4), hitter, tr.id, confidence=sure))
+        out.extend(self._moving_touches(t0, out))
         for tr in self.tracks.values():
             out.extend(self._cushions(tr, t0, skip_first=first if tr.id == self.striker
                                       else None))
+        if first:  # the first contact is timed finer than any other: the rest follow it
+            out = [c if c is first or self.striker not in (c.a, c.b) or c.t > first.t
+                   else replace(c, t=round(first.t + 1e-3, 4)) for c in out]
         return out
+
+    def _moving_touches(self, t0: float, known: list[Contact]) -> list[Contact]:
+        """Contacts between two pieces already moving (a 廢子 running into a piece the
+        striker set rolling, the striker catching up with one): their paths, straight
+        between frames, come within TOUCH mm of touching, and one of them changes
+        velocity there. The first frame of each meeting only; pairs already known
+        from the first contact or a piece set moving are left out."""
+        frame = self._frame_time()
+        movers = [tr for tr in self.tracks.values() if tr.moved_at() is not None]
+        paths = {tr.id: {round(t, 4): (x, y) for t, x, y in tr.points if t >= t0 - frame}
+                 for tr in movers}
+        out = []
+        for i, a in enumerate(movers):
+            for b in movers[i + 1:]:
+                times = sorted(set(paths[a.id]) & set(paths[b.id]))
+                reach = self.board.radius_of(a.id) + self.board.radius_of(b.id) + TOUCH
+                apart = True
+                for k in range(1, len(times) - 1):
+                    t1, t2 = times[k - 1], times[k]
+                    if t2 - t1 > 1.5 * frame:
+                        continue
+                    pa1, pa2 = paths[a.id][t1], paths[a.id][t2]
+                    pb1, pb2 = paths[b.id][t1], paths[b.id][t2]
+                    close = _closest(pa1, pa2, pb1, pb2) < reach
+                    if close and apart and (self._turns(paths[a.id], times, k) or
+                                            self._turns(paths[b.id], times, k)):
+                        t = (t1 + t2) / 2 - t0
+                        if not any({c.a, c.b} == {a.id, b.id} and abs(c.t - t) < 3 * frame
+                                   for c in known):
+                            out.append(Contact(round(max(t, 0.0), 4), a.id, b.id,
+                                               confidence=0.8))
+                    apart = not close
+        return out
+
+    @staticmethod
+    def _turns(path: dict, times: list[float], k: int) -> bool:
+        """Does the velocity change by more than KICK mm/s from the interval before
+        frame k to the one after it?"""
+        if k < 1 or k + 1 >= len(times):
+            return False
+        (x0, y0), (x1, y1), (x2, y2) = (path[times[k - 1]], path[times[k]],
+                                        path[times[k + 1]])
+        d1, d2 = times[k] - times[k - 1], times[k + 1] - times[k]
+        return math.hypot((x2 - x1) / d2 - (x1 - x0) / d1, (y2 - y1) / d2 - (y1 - y0) / d1
+                          ) > KICK
 
     def _hitter(self, tr: Track, start: float) -> tuple[str, float] | None:
         """The moving track whose path, over the frames before the resting one started
@@ -403,8 +459,14 @@ class ShotTracker:
                                  else 3.0) for b in votes}
         body = max(weight, key=weight.get)
         confidence = weight[body] / sum(weight.values())
+        confirmed = sorted((times[b][1], b) for b in votes
+                           if verdicts[b] > 0 and not b.startswith("cushion:"))
         if verdicts[body] > 0 and not any(verdicts[b] > 0 for b in votes if b != body):
             confidence = max(confidence, 0.95)  # the only candidate the frames confirm
+        elif len(confirmed) > 1 and confirmed[1][0] - confirmed[0][0] > self._frame_time():
+            # several pieces set moving a frame or more apart: the striker touched them
+            # one after another (a graze, then a full hit), not one or the other
+            body, confidence = confirmed[0][1], max(confidence, 0.9)
         elif verdicts[body] <= 0:
             confidence *= 0.9
         if confidence < 0.9 and self.oracle is not None:
@@ -479,3 +541,13 @@ def _nearest_on(a, b, p) -> tuple[float, float]:
     s = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
                                              / length2))
     return a[0] + s * dx, a[1] + s * dy
+
+
+def _closest(a1, a2, b1, b2) -> float:
+    """The least distance between two points moving straight from a1 to a2 and from b1
+    to b2 over the same interval (mm)."""
+    px, py = b1[0] - a1[0], b1[1] - a1[1]
+    ux, uy = (b2[0] - b1[0]) - (a2[0] - a1[0]), (b2[1] - b1[1]) - (a2[1] - a1[1])
+    uu = ux * ux + uy * uy
+    s = 0.0 if uu == 0 else max(0.0, min(1.0, -(px * ux + py * uy) / uu))
+    return math.hypot(px + s * ux, py + s * uy)
