@@ -22,7 +22,7 @@ from calibration.camera import Camera
 from rules.board import Board
 from rules.errors import KangleError
 
-REACH = 12.0  # px: how far either side of the rough outline the true edge is looked for
+REACH = 6.0  # px: how far either side of the rough outline the true edge is looked for
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,8 @@ def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
     if inside.mean() < 0.5:
         raise KangleError("no board in view: the bright region runs off the frame — is the "
                           "whole playing surface in the picture?")
-    quad = _quad_of_lines(points[inside]) if by_lines else _quad_of_hull(outline, area)
+    quad = (_quad_of_lines(points[inside]) if by_lines else
+            _outer_lines(points[inside], _quad_of_hull(outline, area)))
     quad = _refine(cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY), quad)
     u, v = quad[:, 0], quad[:, 1]
     order = [np.argmin(u - v), np.argmax(u + v), np.argmax(u - v), np.argmin(u + v)]
@@ -228,6 +229,31 @@ def _foot(line, point: np.ndarray) -> np.ndarray:
     return p + ((point - p) @ d) * d
 
 
+def _outer_lines(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The rough corners: a straight line through the outline points along each side
+    that lie on its outer line (pieces against the cushion bite into the bright region
+    and are left out; a row of them would otherwise pass for the edge), away from the
+    corners and holes, and neighbouring lines intersected."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        u = (b - a) / length
+        rel = points - a
+        t, off = rel @ u, rel @ np.array([-u[1], u[0]])
+        outer = off.min() if off.mean() > 0 else off.max()  # the hull side hugs the outline
+        near = (np.abs(off - outer) < 2.0) & (t > 0.06 * length) & (t < 0.94 * length)
+        lines.append(_robust_line(points[near]) if near.sum() >= 10 else (a, u))
+    return _corners(lines, quad)
+
+
+def _corners(lines, fallback: np.ndarray) -> np.ndarray:
+    """Where neighbouring sides' lines cross (the fallback corner where they are
+    parallel)."""
+    meets = [_meet(lines[i - 1], lines[i]) for i in range(4)]
+    return np.array([fallback[i] if m is None else m for i, m in enumerate(meets)])
+
+
 def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Sharpen a rough outline to sub-pixel corners: along each side, at many places,
     the strongest fall from the bright surface to the dark frame across the side is
@@ -237,6 +263,9 @@ def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
     on edges, not on a brightness threshold, so a light gradient does not bend it."""
     img = cv2.GaussianBlur(grey.astype(np.float32), (5, 5), 1.0)
     centre = quad.mean(axis=0)
+    inner = np.zeros(grey.shape, np.uint8)
+    cv2.fillPoly(inner, [np.round(centre + 0.8 * (quad - centre)).astype(np.int32)], 1)
+    level = float(np.median(img[inner > 0]))  # the playing surface's brightness
     offsets = np.arange(-REACH, REACH + 0.25, 0.5)
     lines = []
     for i in range(4):
@@ -258,11 +287,15 @@ def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
         sub = np.where(np.abs(curve) > 1e-6, 0.5 * (y0 - y2) / np.where(curve == 0, 1, curve),
                        0.0)
         s = offsets[k] + 0.5 * np.clip(sub, -1, 1)
-        strong = -y1 > 0.3 * float(np.median(-y1))
+        # the edge itself has the bright surface just inside it and the dark frame just
+        # outside; a row of pieces against the cushion has neither
+        inside = profile[rows, np.clip(k - 6, 0, None)]
+        outside = profile[rows, np.clip(k + 6, None, len(offsets) - 1)]
+        strong = (-y1 > 0.3 * float(np.median(-y1))) & (inside > 0.6 * level) & (
+            outside < 0.75 * inside)
         pts = (a + ts[:, None] * u + s[:, None] * n)[strong]
         lines.append(_robust_line(pts) if len(pts) >= 10 else (a, u))
-    meets = [_meet(lines[i - 1], lines[i]) for i in range(4)]
-    return np.array([quad[i] if m is None else m for i, m in enumerate(meets)])
+    return _corners(lines, quad)
 
 
 def _robust_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
