@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+cv2.setNumThreads(1)  # the targets are for one core
 
 from calibration.board_pose import find_board  # noqa: E402
 from calibration.venue import calibrate_board, setup_positions  # noqa: E402

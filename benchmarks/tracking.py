@@ -21,9 +21,11 @@ import time
 import tracemalloc
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+cv2.setNumThreads(1)  # the targets are for one core
 
 from calibration.venue import calibrate_board, setup_positions  # noqa: E402
 from physics.profile import PhysicsProfile  # noqa: E402

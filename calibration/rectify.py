@@ -34,6 +34,7 @@ class Features:
     surface_red: float  # the playing surface's red share (the colour model's reference)
     not_lines: np.ndarray  # uint8: 0 on the board's printed lines
     holes: np.ndarray  # uint8: 1 over the holes
+    line_gain: np.ndarray  # float32: 1 + LINE_REDNESS on the lines, 1 elsewhere
 
     @property
     def ratio(self) -> np.ndarray:
@@ -68,9 +69,7 @@ class Features:
             self.holes == 0)
         b, g, r = cv2.split(self.image)
         total = b.astype(np.uint16) + g + r
-        on_line = 1.0 - self.not_lines.astype(np.float32)
-        limit = ((self.board_red + redness_above * (1.0 + LINE_REDNESS * on_line)) * 1024
-                 ).astype(np.uint16)
+        limit = ((self.board_red + redness_above * self.line_gain) * 1024).astype(np.uint16)
         red = (r.astype(np.uint32) * 1024) > (limit.astype(np.uint32) * total)
         mask = (((dark & (self.not_lines > 0)) | red) & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
@@ -154,6 +153,7 @@ class Rectifier:
             cv2.circle(lines, self.to_px(*board.hole_centre(c)),
                        int(round(board.hole_diameter / 2 * scale)), 1, width)
         self.not_lines = (1 - lines).astype(np.uint8)
+        self.line_gain = (1.0 + LINE_REDNESS * lines).astype(np.float32)
         k = int(round(2.6 * board.striker_radius * scale / 4)) | 1
         self._small_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
         quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
@@ -173,8 +173,9 @@ class Rectifier:
         rect = cv2.remap(frame, self.map1, self.map2, cv2.INTER_LINEAR)
         grey = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
         small = cv2.resize(grey, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        # the board's red share is a median over many pixels: a sample of them will do
         small_rect = cv2.resize(rect, (small.shape[1], small.shape[0]),
-                                interpolation=cv2.INTER_AREA).astype(np.float32)
+                                interpolation=cv2.INTER_NEAREST).astype(np.float32)
         small_red = small_rect[:, :, 2] / (small_rect.sum(axis=2) + 1)
         background = np.zeros_like(small)
         board_red = np.zeros(small.shape, np.float32)
@@ -193,4 +194,4 @@ class Rectifier:
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
         return Features(rect, grey, background, board_red, reds[0], self.not_lines,
-                        self.holes)
+                        self.holes, self.line_gain)
