@@ -38,14 +38,6 @@ class Strike:
     run: float
     run_end: float
 
-    @property
-    def velocity(self) -> tuple[float, float]:
-        return self.speed * math.cos(self.angle), self.speed * math.sin(self.angle)
-
-    def along(self, t: float) -> float:
-        """How far (mm) along its line the piece would be at time ``t`` at even speed."""
-        return self.speed * (t - self.time)
-
 
 def first_move(points: list[tuple[float, float, float]], beyond: float) -> float | None:
     """The time of the first point ``(t, x, y)`` more than ``beyond`` mm from the first
