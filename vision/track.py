@@ -102,11 +102,16 @@ class ShotTracker:
         self.striker = STRIKERS[shooter]
         self.start_time: float | None = None
         self.rest_since: float | None = None
-        self.last_t = 0.0
+        self.last_t: float | None = None
+        self.frame = 1 / 60  # s between frames: the shortest seen, once there are two
+        self._timed = False
 
     # -- following ------------------------------------------------------------------------
     def update(self, t: float, detections: Iterable[Detection]) -> None:
         dets = list(detections)
+        if self.last_t is not None and t > self.last_t:
+            self.frame = min(self.frame, t - self.last_t) if self._timed else t - self.last_t
+            self._timed = True
         self.last_t = t
         if not self.tracks and self._resting:  # the first frame: everything stands still
             for pid, pos in self._resting.items():
@@ -197,7 +202,7 @@ class ShotTracker:
         until it is seen again."""
         if tr.gone is not None or tr.missing < 2:
             return
-        frame = self._frame_time()
+        frame = self.frame
         fell = self._coast(tr, min(t - tr.points[-1][0] + 2 * frame, COAST))
         if fell is not None:
             tr.gone = ("pocket", *fell)
@@ -318,7 +323,7 @@ class ShotTracker:
                 continue
             hitter, sure = found
             if not (first and {first.a, first.b} == {hitter, tr.id}):
-                t = max(start - t0 - 0.5 * self._frame_time(), 0.0)  # between two frames
+                t = max(start - t0 - 0.5 * self.frame, 0.0)  # between two frames
                 out.append(Contact(round(t, 4), hitter, tr.id, confidence=sure))
         out.extend(self._moving_touches(t0, out))
         for tr in self.tracks.values():
@@ -332,10 +337,10 @@ class ShotTracker:
     def _moving_touches(self, t0: float, known: list[Contact]) -> list[Contact]:
         """Contacts between two pieces already moving (a 廢子 running into a piece the
         striker set rolling, the striker catching up with one): their paths, straight
-        between frames, come within TOUCH mm of touching, and one of them changes
-        velocity there. The first frame of each meeting only; pairs already known
+        between frames, come within TOUCH mm of touching (rules/impact.py), and one
+        of them changes velocity there. The first frame of each meeting only; pairs already known
         from the first contact or a piece set moving are left out."""
-        frame = self._frame_time()
+        frame = self.frame
         movers = [tr for tr in self.tracks.values() if tr.moved_at() is not None]
         paths = {tr.id: {round(t, 4): (x, y) for t, x, y in tr.points if t >= t0 - frame}
                  for tr in movers}
@@ -349,12 +354,16 @@ class ShotTracker:
                     t1, t2 = times[k - 1], times[k]
                     if t2 - t1 > 1.5 * frame:
                         continue
-                    pa1, pa2 = paths[a.id][t1], paths[a.id][t2]
-                    pb1, pb2 = paths[b.id][t1], paths[b.id][t2]
-                    close = _closest(pa1, pa2, pb1, pb2) < reach
+                    (ax1, ay1), (ax2, ay2) = paths[a.id][t1], paths[a.id][t2]
+                    (bx1, by1), (bx2, by2) = paths[b.id][t1], paths[b.id][t2]
+                    dt = t2 - t1
+                    tau = disc_disc((ax1, ay1), ((ax2 - ax1) / dt, (ay2 - ay1) / dt),
+                                    (bx1, by1), ((bx2 - bx1) / dt, (by2 - by1) / dt),
+                                    reach, dt)
+                    close = tau is not None
                     if close and apart and (self._turns(paths[a.id], times, k) or
                                             self._turns(paths[b.id], times, k)):
-                        t = (t1 + t2) / 2 - t0
+                        t = t1 + tau - t0
                         if not any({c.a, c.b} == {a.id, b.id} and abs(c.t - t) < 3 * frame
                                    for c in known):
                             out.append(Contact(round(max(t, 0.0), 4), a.id, b.id,
@@ -379,7 +388,7 @@ class ShotTracker:
         moving, came nearest touching it (a fast piece touches between two frames), and
         how sure that is (less when another moving piece came nearly as near)."""
         _, x0, y0 = max((p for p in tr.points if p[0] < start), default=tr.points[0])
-        window = start - 2.5 * self._frame_time()
+        window = start - 2.5 * self.frame
         near = []
         for other in self.tracks.values():
             if other.id == tr.id:
@@ -389,9 +398,8 @@ class ShotTracker:
             path = earlier[-1:] + path
             if len(path) < 2 or math.dist(path[0], path[-1]) < 1.0:
                 continue  # not moving then
-            reach = math.dist((x0, y0), min(
-                (_nearest_on(a, b, (x0, y0)) for a, b in zip(path, path[1:], strict=False)),
-                key=lambda q: math.dist(q, (x0, y0))))
+            reach = min(math.dist(_nearest_on(a, b, (x0, y0)), (x0, y0))
+                        for a, b in zip(path, path[1:], strict=False))
             gap = reach - self.board.radius_of(tr.id) - self.board.radius_of(other.id)
             if gap < 15.0:
                 near.append((gap, other.id))
@@ -463,7 +471,7 @@ class ShotTracker:
                            if verdicts[b] > 0 and not b.startswith("cushion:"))
         if verdicts[body] > 0 and not any(verdicts[b] > 0 for b in votes if b != body):
             confidence = max(confidence, 0.95)  # the only candidate the frames confirm
-        elif len(confirmed) > 1 and confirmed[1][0] - confirmed[0][0] > self._frame_time():
+        elif len(confirmed) > 1 and confirmed[1][0] - confirmed[0][0] > self.frame:
             # several pieces set moving a frame or more apart: the striker touched them
             # one after another (a graze, then a full hit), not one or the other
             body, confidence = confirmed[0][1], max(confidence, 0.9)
@@ -483,7 +491,7 @@ class ShotTracker:
     def _seen_hit(self, body: str, strike: Strike, tau: float) -> int:
         """Do the frames show the striker's line meeting ``body`` ``tau`` s after the
         strike? +1 yes, -1 no, 0 they cannot tell."""
-        frame = self._frame_time()
+        frame = self.frame
         reach = strike.speed * tau  # mm along the line to the contact
         if body.startswith("cushion:"):
             if strike.run > reach + OFF_LINE:
@@ -499,13 +507,6 @@ class ShotTracker:
         if strike.run > reach + OFF_LINE:
             return -1  # the striker ran straight on past where it would have met it
         return 0  # (a piece pinned against a cushion or in a row may barely move)
-
-    def _frame_time(self) -> float:
-        """The camera's frame interval (s), from the times of the frames seen."""
-        st = self.tracks.get(self.striker)
-        gaps = np.diff([p[0] for p in st.points]) if st and len(st.points) > 1 else []
-        gaps = [g for g in gaps if g > 0]
-        return float(np.median(gaps)) if gaps else 1 / 60
 
     def _line_hit(self, start, angle: float, speed: float,
                   skip: set[str]) -> tuple[str, float] | None:
@@ -542,12 +543,3 @@ def _nearest_on(a, b, p) -> tuple[float, float]:
                                              / length2))
     return a[0] + s * dx, a[1] + s * dy
 
-
-def _closest(a1, a2, b1, b2) -> float:
-    """The least distance between two points moving straight from a1 to a2 and from b1
-    to b2 over the same interval (mm)."""
-    px, py = b1[0] - a1[0], b1[1] - a1[1]
-    ux, uy = (b2[0] - b1[0]) - (a2[0] - a1[0]), (b2[1] - b1[1]) - (a2[1] - a1[1])
-    uu = ux * ux + uy * uy
-    s = 0.0 if uu == 0 else max(0.0, min(1.0, -(px * ux + py * uy) / uu))
-    return math.hypot(px + s * ux, py + s * uy)
