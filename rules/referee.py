@@ -176,13 +176,8 @@ class _Judgement:
 
     def _direct_hits(self) -> list[tuple[Contact, str]]:
         """Pieces the shot piece touched before its first cushion, in time order."""
-        hits = []
-        for c in self.shot.contacts_of(self.sp):
-            other = c.other(self.sp)
-            if is_cushion(other):
-                break
-            hits.append((c, other))
-        return hits
+        return [(c, c.other(self.sp)) for c in self._until_cushion()
+                if not is_cushion(c.other(self.sp))]
 
     def _dead_pieces(self) -> None:
         """7.1: the shot piece's direct hit on an own piece makes it a 廢子."""
