@@ -34,6 +34,7 @@ cv2.setNumThreads(1)
 from kangle.tilescmd import load_photo  # noqa: E402
 from rules.games.rummikub import Hand, Profile, penalty  # noqa: E402
 from vision.tiles.labels import overlap, read_split  # noqa: E402
+from vision.tiles.model import MODELS  # noqa: E402
 from vision.tiles.read import read_tiles  # noqa: E402
 from vision.tiles.render import render_photo  # noqa: E402
 
@@ -94,21 +95,21 @@ class Tally:
         print(f"  exact hand value    {self.exact / max(1, self.photos):7.2%} of photos")
 
 
-def real(data: Path, split: str, show: int) -> None:
+def real(data: Path, split: str, show: int, models: Path) -> None:
     tally = Tally()
     for photo in read_split(data / split):
         image = cv2.imread(str(photo.image))
-        tally.add(photo.image.name.split("_jpeg")[0], photo.tiles, read_tiles(image))
+        tally.add(photo.image.name.split("_jpeg")[0], photo.tiles, read_tiles(image, models))
     tally.report(f"real photos, {split}/ split")
     for m in tally.mistakes[:show]:
         print("   ", m)
 
 
-def synthetic(n: int, show: int) -> None:
+def synthetic(n: int, show: int, models: Path) -> None:
     tally = Tally()
     for i in range(n):
         photo, image = render_photo(np.random.default_rng(1_000_000 + i))
-        tally.add(f"synthetic {i}", photo.tiles, read_tiles(image))
+        tally.add(f"synthetic {i}", photo.tiles, read_tiles(image, models))
     tally.report(f"synthetic photos ({n})")
     for m in tally.mistakes[:show]:
         print("   ", m)
@@ -156,15 +157,19 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/rummikub-photos")
     ap.add_argument("--split", default="test", help="real split to measure (default: test)")
     ap.add_argument("--synthetic", type=int, default=1000)
+    ap.add_argument("--models", type=Path, default=MODELS,
+                    help="model folder to measure (default: the shipped models)")
+    ap.add_argument("--speed", action=argparse.BooleanOptionalAction, default=True,
+                    help="also time a 12-megapixel photo and a batch of 100")
     ap.add_argument("--show", type=int, default=15, help="mistakes to list")
     args = ap.parse_args()
     if (args.data / args.split).exists():
-        real(args.data, args.split, args.show)
+        real(args.data, args.split, args.show, args.models)
     else:
         print(f"no real photos at {args.data / args.split}: skipped")
     if args.synthetic:
-        synthetic(args.synthetic, args.show)
-    if (args.data / "test").exists():
+        synthetic(args.synthetic, args.show, args.models)
+    if args.speed and (args.data / "test").exists():
         speed(args.data)
         memory(args.data)
     return 0

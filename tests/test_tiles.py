@@ -11,7 +11,7 @@ import pytest
 
 from kangle.cli import main
 from rules.games.rummitiles import JOKER, Tile
-from vision.tiles import mlp
+from vision.tiles import cnn, mlp
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
 from vision.tiles.labels import overlap, read_split
 from vision.tiles.read import read_tiles
@@ -180,15 +180,42 @@ def test_bad_photos_are_reported_and_the_rest_still_read(tmp_path, capsys):
     assert "4 of 5 photos could not be read" in err
 
 
-def test_batch_hog_equals_scikit_image_hog():
-    from skimage.feature import hog
+def _naive_conv3(x, w, b):
+    """Zero-padded 3 × 3 cross-correlation, one output value at a time."""
+    n, h, wd, c = x.shape
+    p = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    out = np.zeros((n, h, wd, len(w)))
+    for i in range(h):
+        for j in range(wd):
+            window = p[:, i:i + 3, j:j + 3, :]  # (n, 3, 3, C)
+            out[:, i, j, :] = np.einsum("nyxc,ocyx->no", window, w) + b
+    return out
 
-    from vision.tiles.face import _hog
 
-    rng = np.random.default_rng(2)
-    images = cv2.GaussianBlur(rng.random((5, 52, 36)).astype(np.float32), (0, 0), 1.5)
-    ours = _hog(images)
-    theirs = np.array([hog(i, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(2, 2))
-                       for i in images])
-    assert ours.shape == theirs.shape
-    assert np.allclose(ours, theirs, atol=1e-6)
+def test_the_face_network_computes_convolution_pooling_and_softmax():
+    """The numpy network against a direct, loop-by-loop evaluation of its layers."""
+    rng = np.random.default_rng(4)
+    x = rng.random((3, 7, 5, 2)).astype(np.float32)
+    w1, b1 = rng.normal(size=(4, 2, 3, 3)), rng.normal(size=4)
+    wd, bd = rng.normal(size=(3, 4 * 3 * 2)), rng.normal(size=3)
+    net = cnn.ConvNet([(w1, b1)], [(wd, bd)], ("a", "b", "c"))
+    conv = np.maximum(_naive_conv3(x, w1, b1), 0)
+    pooled = np.array([[[conv[k, 2 * i:2 * i + 2, 2 * j:2 * j + 2, :].max(axis=(0, 1))
+                         for j in range(2)] for i in range(3)] for k in range(3)])
+    flat = pooled.transpose(0, 3, 1, 2).reshape(3, -1)  # channel-major, as PyTorch
+    z = flat @ wd.T + bd
+    expected = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    assert np.allclose(net.probabilities(x), expected, atol=1e-5)
+
+
+def test_the_face_network_round_trips_through_its_file(tmp_path):
+    rng = np.random.default_rng(5)
+    net = cnn.ConvNet([(rng.normal(size=(2, 3, 3, 3)).astype(np.float32),
+                        rng.normal(size=2).astype(np.float32))],
+                      [(rng.normal(size=(2, 2 * 2 * 2)).astype(np.float32),
+                        rng.normal(size=2).astype(np.float32))], ("x", "y"))
+    net.save(tmp_path / "n.npz")
+    again = cnn.ConvNet.load(tmp_path / "n.npz")
+    x = rng.random((4, 4, 5, 3)).astype(np.float32)
+    assert again.classes == ("x", "y")
+    assert np.allclose(again.probabilities(x), net.probabilities(x))

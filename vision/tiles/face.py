@@ -14,7 +14,6 @@ import cv2
 import numpy as np
 
 PATCH_W, PATCH_H = 36, 52  # pixels
-HOG_CELL, HOG_BINS = 6, 9  # pixels a side, orientations over 180°
 
 
 def tall_order(corners: np.ndarray, turned: bool = False) -> np.ndarray:
@@ -54,66 +53,42 @@ def patch(image: np.ndarray, corners: np.ndarray, turned: bool = False) -> np.nd
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def face_colour(p: np.ndarray) -> np.ndarray:
-    """The ivory face's BGR colour: the median of the patch's brighter half."""
-    flat = p.reshape(-1, 3).astype(np.float32)
-    lum = flat.sum(axis=1)
-    return np.median(flat[lum >= np.median(lum)], axis=0) + 1.0
+def face_colours(patches: np.ndarray) -> np.ndarray:
+    """(n, 3) BGR colour of each patch's ivory face, from (n, H, W, 3) patches: each
+    channel's 75th percentile (the face fills most of a patch; ink, seams and shadow
+    are darker), plus one so that it never divides by zero."""
+    flat = patches.reshape(len(patches), -1, 3).astype(np.float32)
+    return np.percentile(flat, 75, axis=1) + 1.0
 
 
 def balanced(p: np.ndarray) -> np.ndarray:
     """The patch divided by its face colour (float, the face ≈ 1 in every channel)."""
-    return p.astype(np.float32) / face_colour(p)
+    return p.astype(np.float32) / face_colours(p[None])[0]
 
 
-def number_features(patches: list[np.ndarray]) -> np.ndarray:
-    """What the number classifier sees, one row per patch: the HOG of the ink's
-    darkness (9 orientations, 6 × 6 px cells, 2 × 2 cell blocks, L2-Hys — the same
-    figures as scikit-image's ``hog``, computed for all patches at once) and a coarse
-    image of it."""
-    ink = np.array([np.clip(1.0 - balanced(p).min(axis=2), 0, 1) for p in patches])
-    coarse = [cv2.resize(i, (PATCH_W // 3, PATCH_H // 3), interpolation=cv2.INTER_AREA)
-              for i in ink]
-    return np.concatenate([_hog(ink), np.array(coarse).reshape(len(ink), -1)],
+def ink(patches: np.ndarray) -> np.ndarray:
+    """What the face classifier sees: (n, H, W, 3) float32 darkness of each channel
+    against the patch's own face colour, 0 (face) to 1 (black)."""
+    face = face_colours(patches)[:, None, None, :]
+    return np.clip(1.0 - patches.astype(np.float32) / face, 0.0, 1.0)
+
+
+def colour_features(patches: np.ndarray) -> np.ndarray:
+    """What the colour classifier sees, (n, 10) from (n, H, W, 3) patches: the mean and
+    spread of the white-balanced colour of each patch's inkiest pixels (its darkest
+    15 %, and at least 0.15 darker than the face), that mean in CIE Lab, and the
+    deepest ink."""
+    n = len(patches)
+    b = (patches.astype(np.float32) / face_colours(patches)[:, None, None, :]).reshape(n, -1, 3)
+    depth = 1.0 - b.min(axis=2)
+    least = np.maximum(np.percentile(depth, 85, axis=1), 0.15)
+    inky = depth >= least[:, None]
+    inky[~inky.any(axis=1)] = True  # no ink at all: the whole patch
+    w = inky[:, :, None].astype(np.float32)
+    count = w.sum(axis=1)
+    mean = (b * w).sum(axis=1) / count
+    spread = np.sqrt(np.maximum(((b - mean[:, None, :]) ** 2 * w).sum(axis=1) / count, 0))
+    lab = cv2.cvtColor(np.clip(mean, 0, 1)[:, None, :].astype(np.float32),
+                       cv2.COLOR_BGR2Lab)[:, 0, :]
+    return np.concatenate([mean, spread, lab, depth.max(axis=1)[:, None]],
                           axis=1).astype(np.float32)
-
-
-def _hog(ink: np.ndarray) -> np.ndarray:
-    """Histograms of oriented gradients of (n, H, W) images, (n, features)."""
-    x = ink.astype(np.float64)
-    n, h, w = x.shape
-    g_row, g_col = np.zeros_like(x), np.zeros_like(x)
-    g_row[:, 1:-1, :] = x[:, 2:, :] - x[:, :-2, :]
-    g_col[:, :, 1:-1] = x[:, :, 2:] - x[:, :, :-2]
-    rows, cols = h // HOG_CELL, w // HOG_CELL
-    magnitude = np.hypot(g_col, g_row)[:, :rows * HOG_CELL, :cols * HOG_CELL]
-    angle = (np.rad2deg(np.arctan2(g_row, g_col)) % 180)[:, :rows * HOG_CELL, :cols * HOG_CELL]
-    bins = np.minimum((angle // (180 / HOG_BINS)).astype(int), HOG_BINS - 1)
-    cell = ((np.arange(rows * HOG_CELL) // HOG_CELL)[:, None] * cols
-            + (np.arange(cols * HOG_CELL) // HOG_CELL)[None, :])
-    index = (np.arange(n)[:, None, None] * (rows * cols) + cell) * HOG_BINS + bins
-    hist = np.bincount(index.ravel(), weights=magnitude.ravel(),
-                       minlength=n * rows * cols * HOG_BINS)
-    hist = hist.reshape(n, rows, cols, HOG_BINS) / HOG_CELL ** 2
-    blocks = np.stack([np.stack([hist[:, r:r + 2, c:c + 2] for c in range(cols - 1)], 1)
-                       for r in range(rows - 1)], 1)  # (n, rows-1, cols-1, 2, 2, bins)
-    eps = 1e-5
-    axes = (3, 4, 5)
-    blocks = blocks / np.sqrt((blocks ** 2).sum(axis=axes, keepdims=True) + eps ** 2)
-    blocks = np.minimum(blocks, 0.2)
-    blocks = blocks / np.sqrt((blocks ** 2).sum(axis=axes, keepdims=True) + eps ** 2)
-    return blocks.reshape(n, -1)
-
-
-def colour_features(p: np.ndarray) -> np.ndarray:
-    """What the colour classifier sees: the white-balanced colour of the inkiest pixels."""
-    b = balanced(p).reshape(-1, 3)
-    depth = 1.0 - b.min(axis=1)
-    ink = b[depth >= max(np.percentile(depth, 85), 0.15)]
-    if len(ink) == 0:
-        ink = b
-    mean = ink.mean(axis=0)
-    spread = ink.std(axis=0)
-    lab = cv2.cvtColor(np.clip(mean, 0, 1)[None, None, :].astype(np.float32),
-                       cv2.COLOR_BGR2Lab)[0, 0]
-    return np.concatenate([mean, spread, lab, [depth.max()]]).astype(np.float32)

@@ -32,6 +32,7 @@ MAX_DEPTH = 8  # seam cuts in a row, at most
 MOST_ELONGATED = 2.6  # long / short side of a candidate: a tile seen at a slant, side and all
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
+NEAR = 2.0  # working pixels: regions this close are neighbours, which may be one tile
 SURE_BACKGROUND = 0.98  # coarse background probability above which a pixel is left
 
 
@@ -91,8 +92,19 @@ def pixel_classes(image: np.ndarray, model: MLP) -> tuple[np.ndarray, float]:
     return probs, factor
 
 
-def regions(probs: np.ndarray) -> list[Region]:
-    """The regions of the photo that may hold tiles, each with its alternative cuts."""
+@dataclass
+class Merge:
+    """Two neighbouring regions taken together: one tile that the watershed split in
+    two (a joker's rings or a thick number can hold a seam-like edge)."""
+
+    first: int  # indices into the list of regions
+    second: int
+    region: Region
+
+
+def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
+    """The regions of the photo that may hold tiles, each with its alternative cuts,
+    and every pair of neighbouring regions taken together."""
     edge = probs[:, :, 2]
     tile = cv2.morphologyEx((probs[:, :, 0] < 0.5).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((3, 3), np.uint8))
@@ -111,9 +123,26 @@ def regions(probs: np.ndarray) -> list[Region]:
     order = np.argsort(labels[ys, xs], kind="stable")
     ys, xs = ys[order], xs[order]
     bounds = np.flatnonzero(np.diff(labels[ys, xs])) + 1
-    pieces = zip(np.split(ys, bounds), np.split(xs, bounds), strict=True)
-    return [_region(np.stack([px, py], 1).astype(np.float32), edge, face)
-            for py, px in pieces if len(px) >= 40]
+    pieces = {int(labels[py[0], px[0]]): np.stack([px, py], 1).astype(np.float32)
+              for py, px in zip(np.split(ys, bounds), np.split(xs, bounds), strict=True)
+              if len(px) >= 40}
+    found = {k: _region(p, edge, face) for k, p in pieces.items()}
+    index = {k: i for i, k in enumerate(found)}
+    merges = [Merge(index[a], index[b],
+                    _region(np.concatenate([pieces[a], pieces[b]]), edge, face, MAX_DEPTH,
+                            rows=False))
+              for a, b in _neighbours(found)]
+    return list(found.values()), merges
+
+
+def _neighbours(found: dict[int, Region]) -> list[tuple[int, int]]:
+    """Pairs (a < b) of regions whose rectangles, grown by NEAR pixels, overlap."""
+    rects = {k: (r.rect[0], (r.rect[1][0] + 2 * NEAR, r.rect[1][1] + 2 * NEAR), r.rect[2])
+             for k, r in found.items()}
+    keys = sorted(rects)
+    return [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]
+            if cv2.rotatedRectangleIntersection(rects[a], rects[b])[0]
+            != cv2.INTERSECT_NONE]
 
 
 def _region(points: np.ndarray, edge: np.ndarray, face: np.ndarray, depth: int = 0,

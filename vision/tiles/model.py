@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rules.errors import KangleError
 from rules.games.rummitiles import COLOURS, Tile
+from vision.tiles.cnn import ConvNet
 from vision.tiles.mlp import MLP
 
 MODELS = Path(__file__).parent / "models"
@@ -29,10 +30,11 @@ def face_class(tile: Tile | None, up: bool) -> str:
 
 
 @cache
-def models(folder: Path = MODELS) -> tuple[MLP, MLP, MLP]:
+def models(folder: Path = MODELS) -> tuple[MLP, ConvNet, MLP]:
     """The pixel, face and colour classifiers, loaded once."""
     try:
-        return tuple(MLP.load(folder / f"{n}.npz") for n in ("pixels", "faces", "colours"))
+        return (MLP.load(folder / "pixels.npz"), ConvNet.load(folder / "faces.npz"),
+                MLP.load(folder / "colours.npz"))
     except OSError as e:
         raise KangleError(f"the tile reader's models are missing from {folder} ({e}); "
                           "train them with: python -m vision.tiles.train DATA") from e

@@ -1,9 +1,9 @@
 """Reading a photo of Rummikub tiles: where each tile is, its number, colour or joker.
 
 The steps (each in its own module): ``find`` proposes tile outlines from per-pixel
-classes; ``face`` cuts each out upright; the face classifier names the number (or joker,
-or "not a tile") from the patch and from the patch turned half round, whose answers
-are averaged; the colour classifier names the ink's colour against the tile's own face.
+classes; ``face`` cuts each out upright; the face classifier (a small convolutional
+network, ``cnn``) names the number (or joker, or "not a tile") and which way up it
+is; the colour classifier names the ink's colour against the tile's own face.
 A tile's confidence is the probability of its number times that of its colour. Tiles
 that touch the photo's edge are reported as cut and never counted.
 """
@@ -11,18 +11,23 @@ that touch the photo's edge are reported as cut and never counted.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import find
-from vision.tiles.face import colour_features, number_features, patch, tall_order
-from vision.tiles.model import COLOURS, FACE_CLASSES, FACES, models
+from vision.tiles.cnn import ConvNet
+from vision.tiles.face import colour_features, ink, patch, tall_order
+from vision.tiles.mlp import MLP
+from vision.tiles.model import COLOURS, FACES, MODELS, models
 
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
 DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, pixels
 EDGE_MARGIN = 2.5  # working pixels: a tile's face this close to the border is cut
+SURELY_ONE = 0.98  # a region whole at least this surely one tile is not cut further
+MERGED_SIZE = 1.6  # two regions merged are at most this many times a sure tile's area
 
 
 @dataclass(frozen=True)
@@ -37,19 +42,9 @@ class TileReading:
         return self.confidence >= CONFIDENT
 
 
-def _flip_index() -> np.ndarray:
-    """For each face class, the class of the same face seen the other way up."""
-    swap = {"^": "v", "v": "^"}
-    return np.array([FACE_CLASSES.index(c[:-1] + swap[c[-1]]) if c != "none" else i
-                     for i, c in enumerate(FACE_CLASSES)])
-
-
-_FLIP = _flip_index()
-
-
 @dataclass(frozen=True)
 class _Verdict:
-    face: np.ndarray  # face-class probabilities, averaged over both ways up
+    face: np.ndarray  # face-class probabilities
     colour: np.ndarray  # colour probabilities
     turned: bool  # read with its longer side across (face.tall_order)
 
@@ -62,8 +57,8 @@ class _Verdict:
 class _Judge:
     """Classifies regions' patches, once each, from the photo at detail scale."""
 
-    def __init__(self, image: np.ndarray, factor: float):
-        _, self.faces, self.colours = models()
+    def __init__(self, image: np.ndarray, factor: float, faces: ConvNet, colours: MLP):
+        self.faces, self.colours = faces, colours
         self.detail = min(1.0, DETAIL_SIDE / max(image.shape[:2]))
         self.image = image if self.detail == 1.0 else cv2.resize(
             image, None, fx=self.detail, fy=self.detail, interpolation=cv2.INTER_AREA)
@@ -83,13 +78,10 @@ class _Judge:
     def _judge(self, regions: list[find.Region], turned: bool) -> list[_Verdict]:
         if not regions:
             return []
-        patches = [patch(self.image, r.corners(self.factor) * self.detail, turned)
-                   for r in regions]
-        pf = self.faces.probabilities(number_features(
-            patches + [p[::-1, ::-1] for p in patches]))
-        n = len(patches)
-        faces = (pf[:n] + pf[n:][:, _FLIP]) / 2
-        colours = self.colours.probabilities(np.array([colour_features(p) for p in patches]))
+        patches = np.array([patch(self.image, r.corners(self.factor) * self.detail, turned)
+                            for r in regions])
+        faces = self.faces.probabilities(ink(patches))
+        colours = self.colours.probabilities(colour_features(patches))
         return [_Verdict(f, c, turned) for f, c in zip(faces, colours, strict=True)]
 
 
@@ -106,16 +98,53 @@ def _best(region: find.Region, verdicts: dict) -> tuple[float, list[find.Region]
     return best
 
 
-def read_tiles(image: np.ndarray) -> list[TileReading]:
-    """Every tile found in a BGR photo, in reading order (top to bottom, left to right)."""
-    probs, factor = find.pixel_classes(image, models()[0])
-    judge = _Judge(image, factor)
+def _merge(choices: list, merges: list[find.Merge], judge: _Judge, verdicts: dict,
+           tile_size: float | None) -> None:
+    """Take two neighbouring regions as one tile where that tile is likelier than what
+    each gave on its own (``choices``, changed in place). Only regions that gave no
+    sure tile take part, and the two together must not be much larger than a tile
+    surely read elsewhere in the photo (``tile_size``, working pixels², when known)."""
+    def settled(i):
+        return any(r.tile_like and verdicts[id(r)].tile >= CONFIDENT for r in choices[i][1])
+
+    def small(r):
+        return tile_size is None or r.rect[1][0] * r.rect[1][1] <= MERGED_SIZE * tile_size
+
+    candidates = [m for m in merges if m.region.tile_like and small(m.region)
+                  and not settled(m.first) and not settled(m.second)]
+    verdicts.update(zip([id(m.region) for m in candidates],
+                        judge.judge([m.region for m in candidates]), strict=True))
+    gains = [(verdicts[id(m.region)].tile - 0.5 - choices[m.first][0] - choices[m.second][0], m)
+             for m in candidates]
+    used = set()
+    for gain, m in sorted(gains, key=lambda g: -g[0]):
+        if gain > 0 and m.first not in used and m.second not in used:
+            used.update((m.first, m.second))
+            choices[m.first] = (verdicts[id(m.region)].tile - 0.5, [m.region])
+            choices[m.second] = (0.0, [])
+
+
+def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
+    """Every tile found in a BGR photo, in reading order (top to bottom, left to right),
+    by the models in ``folder`` (the shipped ones unless told)."""
+    pixels, faces, colours = models(folder)
+    probs, factor = find.pixel_classes(image, pixels)
+    judge = _Judge(image, factor, faces, colours)
     h, w = image.shape[:2]
+    regions, merges = find.regions(probs)
+    # each region whole first; only those not surely one tile are judged cut every way
+    whole = [r for r in regions if r.tile_like]
+    verdicts = dict(zip(map(id, whole), judge.judge(whole), strict=True))
+    sure = {id(r) for r in whole if verdicts[id(r)].tile >= SURELY_ONE}
+    rest = [n for r in regions if id(r) not in sure
+            for n in r.tree() if n.tile_like and id(n) not in verdicts]
+    verdicts.update(zip(map(id, rest), judge.judge(rest), strict=True))
+    choices = [(verdicts[id(r)].tile - 0.5, [r]) if id(r) in sure else _best(r, verdicts)
+               for r in regions]
+    sizes = [r.rect[1][0] * r.rect[1][1] for r in regions if id(r) in sure]
+    _merge(choices, merges, judge, verdicts, np.median(sizes) if len(sizes) >= 3 else None)
     out = []
-    for region in find.regions(probs):
-        nodes = [n for n in region.tree() if n.tile_like]
-        verdicts = dict(zip(map(id, nodes), judge.judge(nodes), strict=False))
-        _, chosen = _best(region, verdicts)
+    for _, chosen in choices:
         for r in chosen:
             if not r.tile_like:
                 continue

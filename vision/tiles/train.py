@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.tiles import find
-from vision.tiles.face import balanced, colour_features, number_features, patch
+from vision.tiles.face import balanced, colour_features, ink, patch
 from vision.tiles.labels import LabelledPhoto, overlap, read_split
 from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
@@ -58,23 +58,20 @@ def upright(p: np.ndarray) -> bool:
 
 
 def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
-                 jitters: int = 3):
-    """Number samples (features, class) and colour samples from one photo: every
-    labelled tile in both orientations with jittered corners; every region the finder
-    proposes (whole or cut) that matches a tile, as that tile; and every proposal that
-    matches none — half tiles, pairs, background — as 'none'."""
-    nx, ny, cx, cy = [], [], [], []
+                 jitters: int = 4) -> tuple[list[np.ndarray], list[int], list[int]]:
+    """Face patches from one photo, each with its face class and colour (an index
+    into COLOURS, or -1 for a joker or no tile): every labelled tile with jittered
+    corners; every region the finder proposes (whole or cut) that matches a tile, as
+    that tile; and every proposal that matches none — half tiles, pairs, background —
+    as 'none'."""
+    patches, faces, colours = [], [], []
 
     def add(corners, tile):
         p = patch(image, corners)
-        up = upright(p)
-        for flipped in (False, True):
-            q = p if not flipped else p[::-1, ::-1]
-            nx.append(number_features([q])[0])
-            ny.append(FACE_CLASSES.index(face_class(tile, up != flipped)))
-        if tile is not None and not tile.joker:
-            cx.append(colour_features(p))
-            cy.append(COLOURS.index(tile.colour))
+        patches.append(p)
+        faces.append(FACE_CLASSES.index(face_class(tile, upright(p))))
+        colours.append(COLOURS.index(tile.colour) if tile is not None and not tile.joker
+                       else -1)
 
     boxes = []
     for t in photo.tiles:
@@ -83,9 +80,11 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
         add(box, t.tile)
         side = np.linalg.norm(box[1] - box[0]) + np.linalg.norm(box[2] - box[1])
         for _ in range(jitters):
-            add(box + rng.normal(0, 0.025 * side, box.shape).astype(np.float32), t.tile)
+            add(box + rng.normal(0, 0.03 * side, box.shape).astype(np.float32), t.tile)
     probs, factor = find.pixel_classes(image, pixel_model)
-    nodes = [n for r in find.regions(probs) for n in r.tree() if n.tile_like]
+    found, merges = find.regions(probs)
+    nodes = [n for r in found for n in r.tree() if n.tile_like]
+    nodes += [m.region for m in merges if m.region.tile_like]
     for i in rng.permutation(len(nodes))[:200]:
         corners = nodes[i].corners(factor)
         scores = [overlap(corners, b) for b in boxes]
@@ -94,7 +93,25 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
             add(corners, photo.tiles[best].tile)
         elif not scores or scores[best] < 0.3:
             add(corners, None)
-    return nx, ny, cx, cy
+    return patches, faces, colours
+
+
+def samples(photos, load, pixel_model: MLP, rng, cache: Path | None):
+    """Face patches (n, H, W, 3) uint8 with their face and colour indices, from every
+    photo — or from ``cache`` when it exists (it is written when it does not)."""
+    if cache is not None and cache.exists():
+        with np.load(cache) as f:
+            return f["patches"], f["faces"], f["colours"]
+    patches, faces, colours = [], [], []
+    for e in photos:
+        a, b, c = face_samples(*load(e), pixel_model, rng)
+        patches += a
+        faces += b
+        colours += c
+    out = np.array(patches), np.array(faces), np.array(colours)
+    if cache is not None:
+        np.savez(cache, patches=out[0], faces=out[1], colours=out[2])
+    return out
 
 
 def main(argv=None) -> int:
@@ -104,9 +121,15 @@ def main(argv=None) -> int:
     ap.add_argument("--synthetic", type=int, default=600, help="synthetic photos to add")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
+    ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
+                    "read when it exists, else written; the pixel model must match")
+    ap.add_argument("--pixels", type=Path, help="use this pixel model instead of training one")
+    ap.add_argument("--epochs", type=int, default=12, help="face network epochs")
+    ap.add_argument("--splits", nargs="+", default=["train", "valid"],
+                    help="real splits to learn from (train only, to measure on valid)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    photos = [(p, None) for s in ("train", "valid") for p in read_split(args.data / s)]
+    photos = [(p, None) for s in args.splits for p in read_split(args.data / s)]
     photos += [(None, i) for i in range(args.synthetic)]
 
     def load(entry):
@@ -115,26 +138,28 @@ def main(argv=None) -> int:
             return photo, cv2.imread(str(photo.image))
         return render_photo(np.random.default_rng(10_000 + i))
 
-    print(f"{len(photos)} photos; pixel samples…", file=sys.stderr)
-    xs, ys = zip(*(pixel_samples(*load(e), rng) for e in photos), strict=False)
-    pixels = train(np.concatenate(xs), np.concatenate(ys), ("background", "face", "edge"),
-                   (32, 32), epochs=15, seed=args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.pixels:
+        pixels = MLP.load(args.pixels)
+    else:
+        print(f"{len(photos)} photos; pixel samples…", file=sys.stderr)
+        xs, ys = zip(*(pixel_samples(*load(e), rng) for e in photos), strict=False)
+        pixels = train(np.concatenate(xs), np.concatenate(ys),
+                       ("background", "face", "edge"), (32, 32), epochs=15, seed=args.seed)
     pixels.save(args.out / "pixels.npz")
     print("face samples…", file=sys.stderr)
-    nx, ny, cx, cy = [], [], [], []
-    for e in photos:
-        a, b, c, d = face_samples(*load(e), pixels, rng)
-        nx += a
-        ny += b
-        cx += c
-        cy += d
-    faces = train(np.array(nx), np.array(ny), FACE_CLASSES, (128,), epochs=40,
-                  seed=args.seed, log=lambda s: print(s, file=sys.stderr))
-    faces.save(args.out / "faces.npz")
-    colours = train(np.array(cx), np.array(cy), COLOURS, (16,), epochs=40, seed=args.seed)
-    colours.save(args.out / "colours.npz")
-    print(f"wrote {args.out}: {len(nx)} face and {len(cx)} colour samples", file=sys.stderr)
+    patches, faces, colours = samples(photos, load, pixels, rng, args.samples)
+    from vision.tiles.train_faces import train as train_faces  # needs PyTorch
+
+    net = train_faces(ink(patches), faces, FACE_CLASSES, epochs=args.epochs, seed=args.seed,
+                      log=lambda s: print(s, file=sys.stderr))
+    net.save(args.out / "faces.npz")
+    inked = colours >= 0
+    colour_model = train(colour_features(patches[inked]),
+                         colours[inked], COLOURS, (16,), epochs=40, seed=args.seed)
+    colour_model.save(args.out / "colours.npz")
+    print(f"wrote {args.out}: {len(faces)} face and {inked.sum()} colour samples",
+          file=sys.stderr)
     return 0
 
 

@@ -1,0 +1,95 @@
+"""Train the tile face classifier (``cnn.ConvNet``) with PyTorch, offline.
+
+Called by ``vision.tiles.train``; PyTorch is needed only here, never when kangle runs
+(``pip install torch==2.13.0``, the ``train`` extra). The network sees a face patch's
+ink (``face.ink``) and names its face class. Each epoch shows every sample once, with
+fresh augmentation: half of them turned upside down (and their class with them), the
+ink's contrast and level changed, noise, sometimes a little blur, and a shift of up to
+two pixels. Deterministic for a seed on one thread.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from vision.tiles.cnn import ConvNet
+
+WIDTHS = (16, 32, 64)  # channels of the three convolution blocks
+HIDDEN = 128
+
+
+def _network(shape: tuple[int, int, int], n_classes: int) -> nn.Sequential:
+    h, w, c = shape
+    layers, ins = [], c
+    for out in WIDTHS:
+        layers += [nn.Conv2d(ins, out, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
+        ins, h, w = out, h // 2, w // 2
+    layers += [nn.Flatten(), nn.Dropout(0.3), nn.Linear(ins * h * w, HIDDEN), nn.ReLU(),
+               nn.Dropout(0.3), nn.Linear(HIDDEN, n_classes)]
+    return nn.Sequential(*layers)
+
+
+def _augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """(n, C, H, W) ink images, each a little changed."""
+    n = len(x)
+    gain = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=g)
+    x = x * gain + 0.05 * torch.randn(n, 1, 1, 1, generator=g)
+    x = x + 0.03 * torch.randn(x.shape, generator=g)
+    dy, dx = torch.randint(-2, 3, (2,), generator=g).tolist()
+    x = torch.roll(x, (dy, dx), dims=(2, 3))
+    if torch.rand(1, generator=g).item() < 0.3:
+        k = torch.tensor([0.25, 0.5, 0.25])
+        k = (k[:, None] * k[None, :]).expand(x.shape[1], 1, 3, 3)
+        x = nn.functional.conv2d(x, k, padding=1, groups=x.shape[1])
+    return x.clamp(0, 1)
+
+
+def _turned(name: str, classes: tuple[str, ...]) -> int:
+    """The class of a face class seen upside down ("7^" ↔ "7v"; "none" stays)."""
+    way = {"^": "v", "v": "^"}.get(name[-1])
+    return classes.index(name[:-1] + way) if way else classes.index(name)
+
+
+def train(images: np.ndarray, labels: np.ndarray, classes: tuple[str, ...],
+          epochs: int = 12, seed: int = 0, log=None) -> ConvNet:
+    """Fit the network to images (n, H, W, C) float32 in 0..1 and integer labels."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    g = torch.Generator().manual_seed(seed)
+    x = torch.from_numpy(np.ascontiguousarray(images.transpose(0, 3, 1, 2)))
+    y = torch.from_numpy(labels.astype(np.int64))
+    net = _network(images.shape[1:], len(classes))
+    flip = torch.tensor([_turned(c, classes) for c in classes])
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    steps = epochs * ((len(x) + 127) // 128)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(x), generator=g)
+        total = right = 0.0
+        for i in range(0, len(x), 128):
+            idx = order[i:i + 128]
+            xb, yb = x[idx], y[idx]
+            turn = torch.rand(len(idx), generator=g) < 0.5  # half of them upside down
+            xb = torch.where(turn[:, None, None, None], xb.flip(2, 3), xb)
+            yb = torch.where(turn, flip[yb], yb)
+            out = net(_augment(xb, g))
+            loss = loss_fn(out, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            right += (out.argmax(1) == yb).sum().item()
+        if log:
+            log(f"faces epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, "
+                f"train accuracy {right / len(x):.4f}")
+    net.eval()
+    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    dense = [m for m in net if isinstance(m, nn.Linear)]
+    return ConvNet([(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in convs],
+                   [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in dense],
+                   tuple(classes))
