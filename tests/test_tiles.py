@@ -116,8 +116,17 @@ def test_real_photos_labelled_by_people():
             total += 1
             found += read is not None
             right += truth == read
-    assert found / total >= 0.95
-    assert right / total >= 0.9
+    assert found / total >= 0.98  # 91 tiles; the models never saw these photos
+    assert right / total >= 0.97
+
+
+def test_a_tile_the_finder_split_in_two_is_read_whole():
+    """In this crowded photo the joker's rings hold edge-like pixels, so the finder's
+    watershed splits each of the two jokers into two regions; they are read whole as
+    two neighbouring regions taken together."""
+    photo = next(p for p in read_split(DATA) if p.image.name.startswith("rummy-8_"))
+    pairs = matched(photo.tiles, read_tiles(cv2.imread(str(photo.image))))
+    assert [read for truth, read in pairs if truth == JOKER] == [JOKER, JOKER]
 
 
 def run(capsys, *argv):
@@ -198,14 +207,16 @@ def test_the_face_network_computes_convolution_pooling_and_softmax():
     x = rng.random((3, 7, 5, 2)).astype(np.float32)
     w1, b1 = rng.normal(size=(4, 2, 3, 3)), rng.normal(size=4)
     wd, bd = rng.normal(size=(3, 4 * 3 * 2)), rng.normal(size=3)
-    net = cnn.ConvNet([(w1, b1)], [(wd, bd)], ("a", "b", "c"))
+    net = cnn.ConvNet([(w1, b1)], [(wd, bd)], (("a", "b"), ("c",)))
     conv = np.maximum(_naive_conv3(x, w1, b1), 0)
     pooled = np.array([[[conv[k, 2 * i:2 * i + 2, 2 * j:2 * j + 2, :].max(axis=(0, 1))
                          for j in range(2)] for i in range(3)] for k in range(3)])
     flat = pooled.transpose(0, 3, 1, 2).reshape(3, -1)  # channel-major, as PyTorch
     z = flat @ wd.T + bd
-    expected = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
-    assert np.allclose(net.probabilities(x), expected, atol=1e-5)
+    first, second = net.probabilities(x)  # a softmax over each head's own outputs
+    assert np.allclose(first, np.exp(z[:, :2]) / np.exp(z[:, :2]).sum(axis=1, keepdims=True),
+                       atol=1e-5)
+    assert np.allclose(second, 1.0)
 
 
 def test_the_face_network_round_trips_through_its_file(tmp_path):
@@ -213,9 +224,10 @@ def test_the_face_network_round_trips_through_its_file(tmp_path):
     net = cnn.ConvNet([(rng.normal(size=(2, 3, 3, 3)).astype(np.float32),
                         rng.normal(size=2).astype(np.float32))],
                       [(rng.normal(size=(2, 2 * 2 * 2)).astype(np.float32),
-                        rng.normal(size=2).astype(np.float32))], ("x", "y"))
+                        rng.normal(size=2).astype(np.float32))], (("x",), ("y",)))
     net.save(tmp_path / "n.npz")
     again = cnn.ConvNet.load(tmp_path / "n.npz")
     x = rng.random((4, 4, 5, 3)).astype(np.float32)
-    assert again.classes == ("x", "y")
-    assert np.allclose(again.probabilities(x), net.probabilities(x))
+    assert again.heads == (("x",), ("y",))
+    assert all(np.allclose(a, b) for a, b in zip(again.probabilities(x), net.probabilities(x),
+                                                  strict=True))

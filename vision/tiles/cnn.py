@@ -3,7 +3,8 @@
 Trained offline with PyTorch (``vision/tiles/train_faces.py``) and shipped as an
 ``.npz`` of plain arrays, so kangle itself needs no deep-learning runtime. The layers:
 three blocks of a 3 × 3 convolution (zero padding, stride 1), ReLU and 2 × 2 max
-pooling, then a ReLU hidden layer and a softmax output. Images are (n, H, W, C)
+pooling, then a ReLU hidden layer and an output layer split into heads, each a softmax
+over its own classes (the face's number and way up; the ink's colour). Images are (n, H, W, C)
 float32, channels last; weights keep PyTorch's layout ((out, in, 3, 3) convolutions,
 (out, in) linear layers) so the exporter copies them as they are.
 """
@@ -22,13 +23,21 @@ BATCH = 64  # images run through the layers at once (bounds the working memory)
 class ConvNet:
     convs: list[tuple[np.ndarray, np.ndarray]]  # (out, in, 3, 3) weights, (out,) biases
     dense: list[tuple[np.ndarray, np.ndarray]]  # (out, in) weights, (out,) biases
-    classes: tuple[str, ...]
+    heads: tuple[tuple[str, ...], ...]  # each head's classes, in output order
 
-    def probabilities(self, images: np.ndarray) -> np.ndarray:
-        """Class probabilities (n, n_classes) of images (n, H, W, C) float32."""
+    def probabilities(self, images: np.ndarray) -> list[np.ndarray]:
+        """Each head's class probabilities, (n, n_classes), of images (n, H, W, C)."""
         images = np.asarray(images, np.float32)
-        out = [self._forward(images[i:i + BATCH]) for i in range(0, len(images), BATCH)]
-        return np.concatenate(out) if out else np.zeros((0, len(self.classes)), np.float32)
+        z = np.concatenate([self._forward(images[i:i + BATCH])
+                            for i in range(0, len(images), BATCH)]
+                           or [np.zeros((0, sum(map(len, self.heads))), np.float32)])
+        out, start = [], 0
+        for classes in self.heads:
+            part = z[:, start:start + len(classes)]
+            e = np.exp(part - part.max(axis=1, keepdims=True))
+            out.append(e / e.sum(axis=1, keepdims=True))
+            start += len(classes)
+        return out
 
     def _forward(self, x: np.ndarray) -> np.ndarray:
         for w, b in self.convs:
@@ -38,13 +47,10 @@ class ConvNet:
         for w, b in self.dense[:-1]:
             h = np.maximum(h @ w.T + b, 0.0)
         w, b = self.dense[-1]
-        z = h @ w.T + b
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return h @ w.T + b  # every head's logits
 
     def save(self, path: Path) -> None:
-        arrays = {"classes": np.array(self.classes)}
+        arrays = {f"head{i}": np.array(c) for i, c in enumerate(self.heads)}
         for i, (w, b) in enumerate(self.convs):
             arrays[f"conv{i}_w"], arrays[f"conv{i}_b"] = w, b
         for i, (w, b) in enumerate(self.dense):
@@ -58,7 +64,9 @@ class ConvNet:
             def layers(kind):
                 n = sum(1 for k in f.files if k.startswith(kind) and k.endswith("_w"))
                 return [(f[f"{kind}{i}_w"], f[f"{kind}{i}_b"]) for i in range(n)]
-            return cls(layers("conv"), layers("dense"), tuple(str(c) for c in f["classes"]))
+            heads = sum(1 for k in f.files if k.startswith("head"))
+            return cls(layers("conv"), layers("dense"),
+                       tuple(tuple(str(c) for c in f[f"head{i}"]) for i in range(heads)))
 
 
 def _conv3(x: np.ndarray, w: np.ndarray) -> np.ndarray:

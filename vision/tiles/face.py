@@ -71,24 +71,3 @@ def ink(patches: np.ndarray) -> np.ndarray:
     against the patch's own face colour, 0 (face) to 1 (black)."""
     face = face_colours(patches)[:, None, None, :]
     return np.clip(1.0 - patches.astype(np.float32) / face, 0.0, 1.0)
-
-
-def colour_features(patches: np.ndarray) -> np.ndarray:
-    """What the colour classifier sees, (n, 10) from (n, H, W, 3) patches: the mean and
-    spread of the white-balanced colour of each patch's inkiest pixels (its darkest
-    15 %, and at least 0.15 darker than the face), that mean in CIE Lab, and the
-    deepest ink."""
-    n = len(patches)
-    b = (patches.astype(np.float32) / face_colours(patches)[:, None, None, :]).reshape(n, -1, 3)
-    depth = 1.0 - b.min(axis=2)
-    least = np.maximum(np.percentile(depth, 85, axis=1), 0.15)
-    inky = depth >= least[:, None]
-    inky[~inky.any(axis=1)] = True  # no ink at all: the whole patch
-    w = inky[:, :, None].astype(np.float32)
-    count = w.sum(axis=1)
-    mean = (b * w).sum(axis=1) / count
-    spread = np.sqrt(np.maximum(((b - mean[:, None, :]) ** 2 * w).sum(axis=1) / count, 0))
-    lab = cv2.cvtColor(np.clip(mean, 0, 1)[:, None, :].astype(np.float32),
-                       cv2.COLOR_BGR2Lab)[:, 0, :]
-    return np.concatenate([mean, spread, lab, depth.max(axis=1)[:, None]],
-                          axis=1).astype(np.float32)

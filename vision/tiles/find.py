@@ -17,6 +17,7 @@ Geometry here is in working-scale pixels; ``Region.corners`` converts to the pho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -32,17 +33,38 @@ MAX_DEPTH = 8  # seam cuts in a row, at most
 MOST_ELONGATED = 2.6  # long / short side of a candidate: a tile seen at a slant, side and all
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
-NEAR = 2.0  # working pixels: regions this close are neighbours, which may be one tile
+NEAR = 4.0  # working pixels: regions this close are neighbours, which may be one tile
 SURE_BACKGROUND = 0.98  # coarse background probability above which a pixel is left
 
 
 @dataclass
 class Region:
-    """Pixels that may be one tile, with the alternative ways to cut them into tiles."""
+    """Pixels that may be one tile, with the alternative ways to cut them into tiles
+    (worked out only when asked for: most regions are plainly one tile)."""
 
-    rect: tuple  # OpenCV rotated rectangle ((cx, cy), (w, h), degrees), working pixels
-    face: float  # share of the rectangle's pixels classed as face, 0..1
-    cuts: list[list[Region]] = field(default_factory=list)
+    points: np.ndarray  # (n, 2) float32 x, y of its pixels, working pixels
+    maps: tuple[np.ndarray, np.ndarray]  # the photo's edge probability and face mask
+    depth: int = 0  # seam cuts made to reach it
+    rows: bool = True  # whether it may be cut into a row of tiles
+    rect: tuple = field(init=False)  # OpenCV rotated rectangle ((cx, cy), (w, h), degrees)
+    face: float = field(init=False)  # share of the rectangle's pixels classed as face
+
+    def __post_init__(self):
+        self.rect = cv2.minAreaRect(self.points)
+        self.face = _face_share(self.rect, self.maps[1])
+
+    @cached_property
+    def cuts(self) -> list[list[Region]]:
+        """The alternative ways to cut it: along its strongest seam, and into rows."""
+        out = []
+        if self.depth < MAX_DEPTH:
+            parts = _seam_cut(self.points, self.rect, self.maps[0])
+            if parts is not None:
+                out.append([Region(p, self.maps, self.depth + 1) for p in parts])
+        if self.rows:
+            out += [[Region(p, self.maps, MAX_DEPTH, rows=False) for p in parts]
+                    for parts in _row_cuts(self.points, self.rect)]
+        return out
 
     @property
     def tile_like(self) -> bool:
@@ -94,17 +116,17 @@ def pixel_classes(image: np.ndarray, model: MLP) -> tuple[np.ndarray, float]:
 
 @dataclass
 class Merge:
-    """Two neighbouring regions taken together: one tile that the watershed split in
-    two (a joker's rings or a thick number can hold a seam-like edge)."""
+    """Neighbouring regions taken together: one tile that the watershed split (a
+    joker's rings or a bold number can hold a seam-like edge)."""
 
-    first: int  # indices into the list of regions
-    second: int
+    members: tuple[int, ...]  # indices into the list of regions
     region: Region
 
 
 def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
-    """The regions of the photo that may hold tiles, each with its alternative cuts,
-    and every pair of neighbouring regions taken together."""
+    """The regions of the photo that may hold tiles, each with its alternative cuts;
+    and, as merges, every pair of neighbouring regions taken together, and every blob
+    of tile pixels (face, ink and edge) that holds several regions taken whole."""
     edge = probs[:, :, 2]
     tile = cv2.morphologyEx((probs[:, :, 0] < 0.5).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((3, 3), np.uint8))
@@ -119,20 +141,34 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
     grey = (np.clip(edge, 0, 1) * 255).astype(np.uint8)
     labels = cv2.watershed(cv2.merge([grey, grey, grey]), markers.astype(np.int32))
     face = probs[:, :, 1] > 0.5
-    ys, xs = np.nonzero(labels > 1)
+    pieces = {k: p for k, p in _pixels_by_label(labels, labels > 1).items() if len(p) >= 40}
+    maps = (edge, face)
+    found = {k: Region(p, maps) for k, p in pieces.items()}
+    index = {k: i for i, k in enumerate(found)}
+    merges = [Merge((index[a], index[b]), Region(np.concatenate([pieces[a], pieces[b]]), maps,
+                                                 MAX_DEPTH, rows=False))
+              for a, b in _neighbours(found)]
+    # a blob of tile pixels holding several regions, taken whole (less its edge band)
+    _, blobs = cv2.connectedComponents(tile, connectivity=8)
+    inner = cv2.erode(tile, np.ones((5, 5), np.uint8)).astype(bool)
+    members: dict[int, list[int]] = {}
+    for k, p in pieces.items():
+        members.setdefault(int(blobs[int(p[0, 1]), int(p[0, 0])]), []).append(index[k])
+    for b, p in _pixels_by_label(blobs, inner).items():
+        if len(members.get(b, ())) >= 2 and len(p) >= 40:
+            merges.append(Merge(tuple(members[b]), Region(p, maps, MAX_DEPTH, rows=False)))
+    return list(found.values()), merges
+
+
+def _pixels_by_label(labels: np.ndarray, where: np.ndarray) -> dict[int, np.ndarray]:
+    """The (n, 2) float32 x, y of the pixels of each label, among those ``where``."""
+    ys, xs = np.nonzero(where)
     order = np.argsort(labels[ys, xs], kind="stable")
     ys, xs = ys[order], xs[order]
     bounds = np.flatnonzero(np.diff(labels[ys, xs])) + 1
-    pieces = {int(labels[py[0], px[0]]): np.stack([px, py], 1).astype(np.float32)
-              for py, px in zip(np.split(ys, bounds), np.split(xs, bounds), strict=True)
-              if len(px) >= 40}
-    found = {k: _region(p, edge, face) for k, p in pieces.items()}
-    index = {k: i for i, k in enumerate(found)}
-    merges = [Merge(index[a], index[b],
-                    _region(np.concatenate([pieces[a], pieces[b]]), edge, face, MAX_DEPTH,
-                            rows=False))
-              for a, b in _neighbours(found)]
-    return list(found.values()), merges
+    return {int(labels[py[0], px[0]]): np.stack([px, py], 1).astype(np.float32)
+            for py, px in zip(np.split(ys, bounds), np.split(xs, bounds), strict=True)
+            if len(py)}
 
 
 def _neighbours(found: dict[int, Region]) -> list[tuple[int, int]]:
@@ -143,20 +179,6 @@ def _neighbours(found: dict[int, Region]) -> list[tuple[int, int]]:
     return [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:]
             if cv2.rotatedRectangleIntersection(rects[a], rects[b])[0]
             != cv2.INTERSECT_NONE]
-
-
-def _region(points: np.ndarray, edge: np.ndarray, face: np.ndarray, depth: int = 0,
-            rows: bool = True) -> Region:
-    rect = cv2.minAreaRect(points)
-    region = Region(rect, _face_share(rect, face))
-    if depth < MAX_DEPTH:
-        parts = _seam_cut(points, rect, edge)
-        if parts is not None:
-            region.cuts.append([_region(p, edge, face, depth + 1) for p in parts])
-    if rows:
-        for parts in _row_cuts(points, rect):
-            region.cuts.append([_region(p, edge, face, MAX_DEPTH, rows=False) for p in parts])
-    return region
 
 
 def _face_share(rect, face: np.ndarray) -> float:

@@ -85,3 +85,11 @@ def overlap(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
     union = cv2.contourArea(a) + cv2.contourArea(b) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def covered(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of convex quadrilateral ``b`` that lies inside ``a``."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    area = cv2.contourArea(b)
+    return float(inter / area) if area > 0 else 0.0

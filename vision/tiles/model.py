@@ -1,9 +1,9 @@
 """The tile reader's classes and its shipped models (``vision/tiles/models/*.npz``).
 
-The face classifier names a tile's number (``1``…``13``) or ``J`` for a joker,
+The face network names a tile's number (``1``…``13``) or ``J`` for a joker,
 together with which way up it was seen (``^`` upright, ``v`` upside down) — so a 6
 and an upside-down 9 are different classes — or ``none`` for a candidate that is not
-a tile. The colour classifier names one of the four colours.
+a tile; the same network's second head names the ink's colour, one of the four.
 """
 
 from __future__ import annotations
@@ -30,11 +30,10 @@ def face_class(tile: Tile | None, up: bool) -> str:
 
 
 @cache
-def models(folder: Path = MODELS) -> tuple[MLP, ConvNet, MLP]:
-    """The pixel, face and colour classifiers, loaded once."""
+def models(folder: Path = MODELS) -> tuple[MLP, ConvNet]:
+    """The pixel classifier and the face network, loaded once."""
     try:
-        return (MLP.load(folder / "pixels.npz"), ConvNet.load(folder / "faces.npz"),
-                MLP.load(folder / "colours.npz"))
+        return MLP.load(folder / "pixels.npz"), ConvNet.load(folder / "faces.npz")
     except OSError as e:
         raise KangleError(f"the tile reader's models are missing from {folder} ({e}); "
                           "train them with: python -m vision.tiles.train DATA") from e

@@ -15,6 +15,7 @@ import numpy as np
 
 SCALES = (2.0, 5.0, 10.0)  # Gaussian sigmas, working-scale pixels
 WORKING_SIDE = 800  # the longer side of the image the faces are found on, pixels
+FEATURES = 7 + 5 * len(SCALES) + 3 * 2  # per pixel
 
 
 def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -26,18 +27,36 @@ def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA), factor
 
 
+def _blur(x: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur; from sigma 4 on it is done on the image at half size and enlarged
+    again (the result differs by a fraction of a level, in a third of the time)."""
+    if sigma < 4:
+        return cv2.GaussianBlur(x, (0, 0), sigma)
+    h, w = x.shape[:2]
+    half = cv2.resize(x, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.GaussianBlur(half, (0, 0), sigma / 2), (w, h),
+                      interpolation=cv2.INTER_LINEAR)
+
+
 def features(image: np.ndarray) -> np.ndarray:
     """(H, W, F) float32 features of every pixel of a working-scale BGR image."""
-    lab = cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    h, w = image.shape[:2]
+    out = np.empty((h, w, FEATURES), np.float32)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)  # 8-bit Lab, rescaled:
+    lab *= np.float32([100 / 255, 1, 1])  # L 0..100
+    lab -= np.float32([0, 128, 128])  # a, b about 0
     lum = lab[:, :, 0]
-    medians = np.median(lab.reshape(-1, 3)[::7], axis=0)
-    bright = np.percentile(lum[::4, ::4], 99)
-    chans = [lab, lab - medians, (lum / max(bright, 1.0))[:, :, None]]
+    out[:, :, 0:3] = lab
+    out[:, :, 3:6] = lab - np.median(lab.reshape(-1, 3)[::7], axis=0)
+    out[:, :, 6] = lum / max(np.percentile(lum[::4, ::4], 99), 1.0)
+    k = 7
     for s in SCALES:
-        blur = cv2.GaussianBlur(lab, (0, 0), s)
+        blur = _blur(lab, s)
         mean_l = blur[:, :, 0]
-        var = cv2.GaussianBlur(lum * lum, (0, 0), s) - mean_l * mean_l
-        chans += [blur, np.sqrt(np.maximum(var, 0))[:, :, None], (lum - mean_l)[:, :, None]]
+        out[:, :, k:k + 3] = blur
+        out[:, :, k + 3] = np.sqrt(np.maximum(_blur(lum * lum, s) - mean_l * mean_l, 0))
+        out[:, :, k + 4] = lum - mean_l
+        k += 5
     for s in (1.0, 2.5):
         smooth = cv2.GaussianBlur(lum, (0, 0), s)
         dxx = cv2.Sobel(smooth, cv2.CV_32F, 2, 0, ksize=3)
@@ -45,8 +64,9 @@ def features(image: np.ndarray) -> np.ndarray:
         dxy = cv2.Sobel(smooth, cv2.CV_32F, 1, 1, ksize=3)
         half = np.sqrt(((dxx - dyy) / 2) ** 2 + dxy * dxy)
         mid = (dxx + dyy) / 2
-        gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
-        chans += [(mid + half)[:, :, None], (mid - half)[:, :, None],
-                  np.sqrt(gx * gx + gy * gy)[:, :, None]]
-    return np.concatenate(chans, axis=2).astype(np.float32)
+        out[:, :, k] = mid + half  # the Hessian's eigenvalues
+        out[:, :, k + 1] = mid - half
+        out[:, :, k + 2] = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3),
+                                         cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3))
+        k += 3
+    return out

@@ -1,9 +1,9 @@
 """Reading a photo of Rummikub tiles: where each tile is, its number, colour or joker.
 
 The steps (each in its own module): ``find`` proposes tile outlines from per-pixel
-classes; ``face`` cuts each out upright; the face classifier (a small convolutional
+classes; ``face`` cuts each out upright; the face network (a small convolutional
 network, ``cnn``) names the number (or joker, or "not a tile") and which way up it
-is; the colour classifier names the ink's colour against the tile's own face.
+is, and the ink's colour, from the ink measured against the tile's own face.
 A tile's confidence is the probability of its number times that of its colour. Tiles
 that touch the photo's edge are reported as cut and never counted.
 """
@@ -19,8 +19,7 @@ import numpy as np
 from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import find
 from vision.tiles.cnn import ConvNet
-from vision.tiles.face import colour_features, ink, patch, tall_order
-from vision.tiles.mlp import MLP
+from vision.tiles.face import ink, patch, tall_order
 from vision.tiles.model import COLOURS, FACES, MODELS, models
 
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
@@ -57,8 +56,8 @@ class _Verdict:
 class _Judge:
     """Classifies regions' patches, once each, from the photo at detail scale."""
 
-    def __init__(self, image: np.ndarray, factor: float, faces: ConvNet, colours: MLP):
-        self.faces, self.colours = faces, colours
+    def __init__(self, image: np.ndarray, factor: float, net: ConvNet):
+        self.net = net
         self.detail = min(1.0, DETAIL_SIDE / max(image.shape[:2]))
         self.image = image if self.detail == 1.0 else cv2.resize(
             image, None, fx=self.detail, fy=self.detail, interpolation=cv2.INTER_AREA)
@@ -80,8 +79,7 @@ class _Judge:
             return []
         patches = np.array([patch(self.image, r.corners(self.factor) * self.detail, turned)
                             for r in regions])
-        faces = self.faces.probabilities(ink(patches))
-        colours = self.colours.probabilities(colour_features(patches))
+        faces, colours = self.net.probabilities(ink(patches))
         return [_Verdict(f, c, turned) for f, c in zip(faces, colours, strict=True)]
 
 
@@ -100,10 +98,10 @@ def _best(region: find.Region, verdicts: dict) -> tuple[float, list[find.Region]
 
 def _merge(choices: list, merges: list[find.Merge], judge: _Judge, verdicts: dict,
            tile_size: float | None) -> None:
-    """Take two neighbouring regions as one tile where that tile is likelier than what
+    """Take neighbouring regions as one tile where that tile is likelier than what
     each gave on its own (``choices``, changed in place). Only regions that gave no
-    sure tile take part, and the two together must not be much larger than a tile
-    surely read elsewhere in the photo (``tile_size``, working pixels², when known)."""
+    sure tile take part, and together they must not be much larger than a tile surely
+    read elsewhere in the photo (``tile_size``, working pixels², when known)."""
     def settled(i):
         return any(r.tile_like and verdicts[id(r)].tile >= CONFIDENT for r in choices[i][1])
 
@@ -111,25 +109,26 @@ def _merge(choices: list, merges: list[find.Merge], judge: _Judge, verdicts: dic
         return tile_size is None or r.rect[1][0] * r.rect[1][1] <= MERGED_SIZE * tile_size
 
     candidates = [m for m in merges if m.region.tile_like and small(m.region)
-                  and not settled(m.first) and not settled(m.second)]
+                  and not any(settled(i) for i in m.members)]
     verdicts.update(zip([id(m.region) for m in candidates],
                         judge.judge([m.region for m in candidates]), strict=True))
-    gains = [(verdicts[id(m.region)].tile - 0.5 - choices[m.first][0] - choices[m.second][0], m)
+    gains = [(verdicts[id(m.region)].tile - 0.5 - sum(choices[i][0] for i in m.members), m)
              for m in candidates]
     used = set()
     for gain, m in sorted(gains, key=lambda g: -g[0]):
-        if gain > 0 and m.first not in used and m.second not in used:
-            used.update((m.first, m.second))
-            choices[m.first] = (verdicts[id(m.region)].tile - 0.5, [m.region])
-            choices[m.second] = (0.0, [])
+        if gain > 0 and not used.intersection(m.members):
+            used.update(m.members)
+            choices[m.members[0]] = (verdicts[id(m.region)].tile - 0.5, [m.region])
+            for i in m.members[1:]:
+                choices[i] = (0.0, [])
 
 
 def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     """Every tile found in a BGR photo, in reading order (top to bottom, left to right),
     by the models in ``folder`` (the shipped ones unless told)."""
-    pixels, faces, colours = models(folder)
+    pixels, net = models(folder)
     probs, factor = find.pixel_classes(image, pixels)
-    judge = _Judge(image, factor, faces, colours)
+    judge = _Judge(image, factor, net)
     h, w = image.shape[:2]
     regions, merges = find.regions(probs)
     # each region whole first; only those not surely one tile are judged cut every way

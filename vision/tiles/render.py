@@ -26,7 +26,9 @@ PX = 6  # plane pixels per unit while drawing a tile
 
 
 def tile_face(tile: Tile, rng, ink_jitter: float = 18.0) -> np.ndarray:
-    """One tile's face, (TILE_H·PX, TILE_W·PX) BGR, upright."""
+    """One tile's face, (TILE_H·PX, TILE_W·PX) BGR, upright. The ink varies from tile
+    to tile as print does: lighter or darker by ``ink_jitter`` (BGR levels, one sigma),
+    its hue by a third of that — black ink stays black, not maroon or navy."""
     w, h = int(TILE_W * PX), int(TILE_H * PX)
     ivory = np.array([200, 228, 240]) + rng.normal(0, 6, 3)
     face = np.empty((h, w, 3), np.uint8)
@@ -43,7 +45,8 @@ def tile_face(tile: Tile, rng, ink_jitter: float = 18.0) -> np.ndarray:
         cv2.ellipse(face, (c[0], c[1] + r // 6), (r // 2, r // 3), 0, 20, 160, colour,
                     max(2, w // 36), cv2.LINE_AA)
     else:
-        colour = np.clip(np.array(INKS[tile.colour]) + rng.normal(0, ink_jitter, 3), 0, 255)
+        shade = rng.normal(0, ink_jitter) + rng.normal(0, ink_jitter / 3, 3)
+        colour = np.clip(np.array(INKS[tile.colour]) + shade, 0, 255)
         text = str(tile.number)
         scale = h * 0.36 / 22.0  # Hershey glyphs are about 22 units tall at scale 1
         thick = max(3, int(h * 0.06))

@@ -1,11 +1,14 @@
-"""Train the tile reader's three small classifiers, offline, from labelled photos.
+"""Train the tile reader's two models, offline, from labelled photos.
 
-    python -m vision.tiles.train ../shared/data/rummikub-photos [--synthetic 600]
+    python -m vision.tiles.train ../shared/data/rummikub-photos --splits train --synthetic 800
 
-Reads the ``train/`` and ``valid/`` splits (never ``test/``, which is held out for
-benchmarks/tiles.py) plus synthetic photos from ``vision.tiles.render`` and writes
-``vision/tiles/models/{pixels,faces,colours}.npz``. Deterministic: the same data and
-seed give the same files. About fifteen minutes on one core.
+Reads the real photos of the splits named (``train/``; ``valid/`` is kept for tuning
+unless named too; never ``test/``, which is held out for benchmarks/tiles.py) plus
+synthetic photos from ``vision.tiles.render``, and writes the pixel classifier
+(``pixels.npz``, an MLP) and the face network (``faces.npz``) to
+``vision/tiles/models/``. The face network is fitted with PyTorch (the ``train``
+extra; kangle itself never needs it). Deterministic: the same data and seed give the
+same files. About half an hour on one core.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ import cv2
 import numpy as np
 
 from vision.tiles import find
-from vision.tiles.face import balanced, colour_features, ink, patch
-from vision.tiles.labels import LabelledPhoto, overlap, read_split
+from vision.tiles.face import balanced, ink, patch
+from vision.tiles.labels import LabelledPhoto, covered, overlap, read_split
 from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
 from vision.tiles.pixels import features, working_image
@@ -62,8 +65,8 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
     """Face patches from one photo, each with its face class and colour (an index
     into COLOURS, or -1 for a joker or no tile): every labelled tile with jittered
     corners; every region the finder proposes (whole or cut) that matches a tile, as
-    that tile; and every proposal that matches none — half tiles, pairs, background —
-    as 'none'."""
+    that tile; and every proposal that matches none — half tiles, background — or holds
+    two tiles at once, as 'none'."""
     patches, faces, colours = [], [], []
 
     def add(corners, tile):
@@ -91,7 +94,8 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
         best = int(np.argmax(scores)) if scores else -1
         if best >= 0 and scores[best] >= 0.6:
             add(corners, photo.tiles[best].tile)
-        elif not scores or scores[best] < 0.3:
+        elif (not scores or scores[best] < 0.3
+              or sum(covered(corners, b) >= 0.5 for b in boxes) >= 2):  # two tiles at once
             add(corners, None)
     return patches, faces, colours
 
@@ -103,7 +107,9 @@ def samples(photos, load, pixel_model: MLP, rng, cache: Path | None):
         with np.load(cache) as f:
             return f["patches"], f["faces"], f["colours"]
     patches, faces, colours = [], [], []
-    for e in photos:
+    for n, e in enumerate(photos):
+        if n % 100 == 0:
+            print(f"  photo {n} of {len(photos)}", file=sys.stderr)
         a, b, c = face_samples(*load(e), pixel_model, rng)
         patches += a
         faces += b
@@ -118,14 +124,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", type=Path, help="folder with train/ and valid/ splits")
-    ap.add_argument("--synthetic", type=int, default=600, help="synthetic photos to add")
+    ap.add_argument("--synthetic", type=int, default=800, help="synthetic photos to add")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
                     "read when it exists, else written; the pixel model must match")
     ap.add_argument("--pixels", type=Path, help="use this pixel model instead of training one")
-    ap.add_argument("--epochs", type=int, default=12, help="face network epochs")
-    ap.add_argument("--splits", nargs="+", default=["train", "valid"],
+    ap.add_argument("--epochs", type=int, default=15, help="face network epochs")
+    ap.add_argument("--splits", nargs="+", default=["train"],
                     help="real splits to learn from (train only, to measure on valid)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
@@ -151,14 +157,10 @@ def main(argv=None) -> int:
     patches, faces, colours = samples(photos, load, pixels, rng, args.samples)
     from vision.tiles.train_faces import train as train_faces  # needs PyTorch
 
-    net = train_faces(ink(patches), faces, FACE_CLASSES, epochs=args.epochs, seed=args.seed,
-                      log=lambda s: print(s, file=sys.stderr))
+    net = train_faces(ink(patches), faces, colours, FACE_CLASSES, COLOURS, epochs=args.epochs,
+                      seed=args.seed, log=lambda s: print(s, file=sys.stderr))
     net.save(args.out / "faces.npz")
-    inked = colours >= 0
-    colour_model = train(colour_features(patches[inked]),
-                         colours[inked], COLOURS, (16,), epochs=40, seed=args.seed)
-    colour_model.save(args.out / "colours.npz")
-    print(f"wrote {args.out}: {len(faces)} face and {inked.sum()} colour samples",
+    print(f"wrote {args.out}: {len(faces)} face samples, {(colours >= 0).sum()} with a colour",
           file=sys.stderr)
     return 0
 

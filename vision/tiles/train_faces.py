@@ -1,11 +1,11 @@
-"""Train the tile face classifier (``cnn.ConvNet``) with PyTorch, offline.
+"""Train the tile face network (``cnn.ConvNet``) with PyTorch, offline.
 
 Called by ``vision.tiles.train``; PyTorch is needed only here, never when kangle runs
 (``pip install torch==2.13.0``, the ``train`` extra). The network sees a face patch's
-ink (``face.ink``) and names its face class. Each epoch shows every sample once, with
-fresh augmentation: half of them turned upside down (and their class with them), the
-ink's contrast and level changed, noise, sometimes a little blur, and a shift of up to
-two pixels. Deterministic for a seed on one thread.
+ink (``face.ink``) and names its face class and its ink's colour. Each epoch shows
+every sample once, with fresh augmentation: half of them turned upside down (and
+their class with them), the ink's contrast and level changed, noise, sometimes a
+little blur, and a shift of up to two pixels. Deterministic for a seed on one thread.
 """
 
 from __future__ import annotations
@@ -52,20 +52,27 @@ def _turned(name: str, classes: tuple[str, ...]) -> int:
     return classes.index(name[:-1] + way) if way else classes.index(name)
 
 
-def train(images: np.ndarray, labels: np.ndarray, classes: tuple[str, ...],
-          epochs: int = 12, seed: int = 0, log=None) -> ConvNet:
-    """Fit the network to images (n, H, W, C) float32 in 0..1 and integer labels."""
+def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
+          classes: tuple[str, ...], colour_names: tuple[str, ...], epochs: int = 12,
+          seed: int = 0, log=None) -> ConvNet:
+    """Fit the network to images (n, H, W, C) float32 in 0..1: its first head to the
+    face classes ``faces`` (indices into ``classes``), its second to the ink colours
+    ``colours`` (indices into ``colour_names``; -1 where there is no coloured number,
+    which that head then does not learn from)."""
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     g = torch.Generator().manual_seed(seed)
     x = torch.from_numpy(np.ascontiguousarray(images.transpose(0, 3, 1, 2)))
-    y = torch.from_numpy(labels.astype(np.int64))
-    net = _network(images.shape[1:], len(classes))
+    y = torch.from_numpy(faces.astype(np.int64))
+    yc = torch.from_numpy(colours.astype(np.int64))
+    n_faces = len(classes)
+    net = _network(images.shape[1:], n_faces + len(colour_names))
     flip = torch.tensor([_turned(c, classes) for c in classes])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * ((len(x) + 127) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    colour_loss = nn.CrossEntropyLoss(label_smoothing=0.02, ignore_index=-1)
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(len(x), generator=g)
@@ -77,19 +84,19 @@ def train(images: np.ndarray, labels: np.ndarray, classes: tuple[str, ...],
             xb = torch.where(turn[:, None, None, None], xb.flip(2, 3), xb)
             yb = torch.where(turn, flip[yb], yb)
             out = net(_augment(xb, g))
-            loss = loss_fn(out, yb)
+            loss = loss_fn(out[:, :n_faces], yb) + colour_loss(out[:, n_faces:], yc[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-            right += (out.argmax(1) == yb).sum().item()
+            right += (out[:, :n_faces].argmax(1) == yb).sum().item()
         if log:
             log(f"faces epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, "
-                f"train accuracy {right / len(x):.4f}")
+                f"face accuracy in training {right / len(x):.4f}")
     net.eval()
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
     dense = [m for m in net if isinstance(m, nn.Linear)]
     return ConvNet([(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in convs],
                    [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in dense],
-                   tuple(classes))
+                   (tuple(classes), tuple(colour_names)))
