@@ -49,6 +49,16 @@ def test_mlp_round_trips_through_its_file(tmp_path):
     assert np.allclose(again.probabilities(x), model.probabilities(x), atol=1e-6)
 
 
+def test_mlp_runs_its_layers_on_standardised_inputs():
+    rng = np.random.default_rng(1)
+    x = rng.normal(3.0, 2.0, size=(50, 4))
+    model = mlp.train(x, rng.integers(0, 2, 50), ("a", "b"), (6,), epochs=1)
+    h = np.maximum((x - model.mean) / model.scale @ model.weights[0] + model.biases[0], 0)
+    z = h @ model.weights[1] + model.biases[1]
+    expected = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    assert np.allclose(model.probabilities(x), expected, atol=1e-5)
+
+
 def _ink(p):
     b = balanced(p)
     return np.clip(1 - b.min(axis=2), 0, 1)

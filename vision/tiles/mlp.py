@@ -10,6 +10,7 @@ the weights; hidden layers are ReLU, the output a softmax over the classes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -25,10 +26,20 @@ class MLP:
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities, shape (n, n_classes), for feature rows ``x`` (n, n_in)."""
-        h = ((np.asarray(x, np.float32) - self.mean) / self.scale).astype(np.float32)
-        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=False):
+        weights, biases = self._layers
+        h = np.asarray(x, np.float32)
+        for w, b in zip(weights[:-1], biases[:-1], strict=True):
             h = np.maximum(h @ w + b, 0.0)
-        return _softmax(h @ self.weights[-1] + self.biases[-1])
+        return _softmax(h @ weights[-1] + biases[-1])
+
+    @cached_property
+    def _layers(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The layers with the inputs' standardisation folded into the first one:
+        ((x - mean) / scale) @ w + b = x @ (w / scale) + (b - (mean / scale) @ w)."""
+        w0 = self.weights[0] / self.scale[:, None]
+        b0 = self.biases[0] - (self.mean / self.scale) @ self.weights[0]
+        return ([w0.astype(np.float32), *self.weights[1:]],
+                [b0.astype(np.float32), *self.biases[1:]])
 
     def save(self, path: Path) -> None:
         arrays = {"mean": self.mean, "scale": self.scale,
