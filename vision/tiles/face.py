@@ -1,7 +1,7 @@
 """A tile's face, cut out upright, and what the classifiers read from it.
 
 ``patch`` warps the tile's four corners to a PATCH_W × PATCH_H image with the tile's
-long side vertical; which end is up is left to the classifier (it sees both). The
+long side vertical; which end is up is left to the face network (it names the way up). The
 ink — the printed number or joker face — is what differs from the ivory face. Colour
 is judged against that face: dividing by the face's own colour cancels the light's
 colour (warm or cold), so red, orange, blue and black are told apart by the ink's hue
