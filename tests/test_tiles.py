@@ -241,3 +241,12 @@ def test_the_face_network_round_trips_through_its_file(tmp_path):
     assert again.heads == (("x",), ("y",))
     assert all(np.allclose(a, b) for a, b in zip(again.probabilities(x), net.probabilities(x),
                                                   strict=True))
+
+
+def test_training_with_bad_input_says_why_before_it_starts(tmp_path, capsys):
+    from vision.tiles import train
+
+    assert train.main([str(tmp_path / "no-data"), "--out", str(tmp_path / "m")]) == 2
+    err = capsys.readouterr().err
+    assert "PyTorch" in err or "no train/images folder" in err
+    assert not (tmp_path / "m").exists()  # nothing written

@@ -37,7 +37,7 @@ NEAR = 4.0  # working pixels: regions this close are neighbours, which may be on
 SURE_BACKGROUND = 0.98  # coarse background probability above which a pixel is left
 
 
-@dataclass
+@dataclass(eq=False)  # a region is itself: readers key verdicts by identity
 class Region:
     """Pixels that may be one tile, with the alternative ways to cut them into tiles
     (worked out only when asked for: most regions are plainly one tile)."""
@@ -114,7 +114,7 @@ def pixel_classes(image: np.ndarray, model: MLP) -> tuple[np.ndarray, float]:
     return probs, factor
 
 
-@dataclass
+@dataclass(eq=False)
 class Merge:
     """Neighbouring regions taken together: one tile that the watershed split (a
     joker's rings or a bold number can hold a seam-like edge)."""

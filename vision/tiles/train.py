@@ -14,6 +14,7 @@ same files. About half an hour on one core.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -120,6 +121,19 @@ def samples(photos, load, pixel_model: MLP, rng, cache: Path | None):
     return out
 
 
+def _problem(args) -> str | None:
+    """What stops training before it starts (and before half an hour of sampling)."""
+    if importlib.util.find_spec("torch") is None:
+        return ("the face network is fitted with PyTorch, which is not installed here: "
+                "pip install -e '.[train]' (in a separate environment is fine)")
+    for split in args.splits:
+        if not (args.data / split / "images").is_dir():
+            return f"no {split}/images folder in {args.data} (a YOLO data set's split)"
+    if args.pixels and not args.pixels.is_file():
+        return f"no pixel model at {args.pixels}"
+    return None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -134,6 +148,10 @@ def main(argv=None) -> int:
     ap.add_argument("--splits", nargs="+", default=["train"],
                     help="real splits to learn from (train only, to measure on valid)")
     args = ap.parse_args(argv)
+    problem = _problem(args)
+    if problem:
+        print(f"vision.tiles.train: {problem}", file=sys.stderr)
+        return 2
     rng = np.random.default_rng(args.seed)
     photos = [(p, None) for s in args.splits for p in read_split(args.data / s)]
     photos += [(None, i) for i in range(args.synthetic)]
@@ -155,7 +173,7 @@ def main(argv=None) -> int:
     pixels.save(args.out / "pixels.npz")
     print("face samples…", file=sys.stderr)
     patches, faces, colours = samples(photos, load, pixels, rng, args.samples)
-    from vision.tiles.train_faces import train as train_faces  # needs PyTorch
+    from vision.tiles.train_faces import train as train_faces  # PyTorch, checked above
 
     net = train_faces(ink(patches), faces, colours, FACE_CLASSES, COLOURS, epochs=args.epochs,
                       seed=args.seed, log=lambda s: print(s, file=sys.stderr))
