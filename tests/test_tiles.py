@@ -11,7 +11,7 @@ import pytest
 
 from kangle.cli import main
 from rules.games.rummitiles import JOKER, Tile
-from vision.tiles import cnn, mlp
+from vision.tiles import cnn, find, mlp
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
 from vision.tiles.labels import overlap, read_split
 from vision.tiles.read import read_tiles
@@ -250,3 +250,28 @@ def test_training_with_bad_input_says_why_before_it_starts(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "PyTorch" in err or "no train/images folder" in err
     assert not (tmp_path / "m").exists()  # nothing written
+
+
+def _pixels(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    return np.stack([xs, ys], 1).astype(np.float32)
+
+
+def test_tiles_joined_through_a_neck_are_cut_apart_there():
+    """Two tile faces (30 × 44 px) whose seam faded over a third of its length join
+    through a 14-pixel neck; cut at the neck, each part is one face (the neck's
+    pixels go half to each). A lone face with a bold number in it has no neck."""
+    mask = np.zeros((60, 80), np.uint8)
+    mask[8:52, 5:35] = 1
+    mask[8:52, 39:69] = 1
+    mask[23:37, 35:39] = 1  # the neck where the seam faded
+    for level in find.NECK_LEVELS:
+        parts = find._neck_cut(_pixels(mask), level)
+        assert parts is not None and len(parts) == 2
+        left, right = sorted(parts, key=lambda p: p[:, 0].mean())
+        assert left[:, 0].max() <= 37 and right[:, 0].min() >= 36
+        assert abs(len(left) - (30 * 44 + 28)) <= 14 and abs(len(right) - (30 * 44 + 28)) <= 14
+    lone = np.zeros((60, 50), np.uint8)
+    lone[8:52, 10:40] = 1
+    cv2.putText(lone, "13", (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
+    assert all(find._neck_cut(_pixels(lone), level) is None for level in find.NECK_LEVELS)

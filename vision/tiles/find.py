@@ -2,13 +2,15 @@
 
 1. A per-pixel classifier (``pixels.features`` into the shipped MLP) gives every pixel
    of the working-scale image the probability of background, tile face and tile edge.
-2. Face cores (face clearly more likely than edge) seed a watershed over the edge
-   probability, which grows each core to its tile and stops at the seams.
-3. A region may still hold several touching tiles whose seam was too faint to stop the
-   watershed. Each region therefore carries alternative cuts: along a seam — a
+2. Face cores — pixels clearly more likely face than edge, eroded by a pixel — are
+   the regions, one per connected core (specks too small to be one go to their
+   neighbour through a watershed over the edge probability).
+3. A region may still hold several touching tiles whose seam was too faint to part
+   their cores. Each region therefore carries alternative cuts: along a seam — a
    straight line (up to ±12° off the region's sides, for perspective) that runs along
-   edge pixels for most of its length — recursively, and into k equal parts across its
-   long side, as a row of k tiles side by side would be.
+   edge pixels for most of its length; at its necks, where the cores of tiles touching
+   along part of a side or corner to corner join; both recursively; and into k equal
+   parts across its long side, as a row of k tiles side by side would be.
 4. ``read`` lets the face classifier choose: the cut whose parts look most like tiles.
 
 Geometry here is in working-scale pixels; ``Region.corners`` converts to the photo's.
@@ -29,6 +31,7 @@ TILE_ASPECT = 1.42  # long side / short side of a tile's face, from the labelled
 SEAM_EDGE = 0.2  # edge probability above which a pixel lies on a seam
 SEAM_FRACTION = 0.5  # share of a cut line that must lie on a seam
 CUT_ANGLES = np.deg2rad(np.arange(-12, 13, 3))
+NECK_LEVELS = (0.6, 0.8)  # depth shares at which a region's middles are taken for neck cuts
 MAX_DEPTH = 8  # seam cuts in a row, at most
 MOST_ELONGATED = 2.6  # long / short side of a candidate: a tile seen at a slant, side and all
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
@@ -55,12 +58,17 @@ class Region:
 
     @cached_property
     def cuts(self) -> list[list[Region]]:
-        """The alternative ways to cut it: along its strongest seam, and into rows."""
+        """The alternative ways to cut it: along its strongest seam, at its necks, and
+        into rows."""
         out = []
         if self.depth < MAX_DEPTH:
             parts = _seam_cut(self.points, self.rect, self.maps[0])
             if parts is not None:
                 out.append([Region(p, self.maps, self.depth + 1) for p in parts])
+            for level in NECK_LEVELS:
+                parts = _neck_cut(self.points, level)
+                if parts is not None:
+                    out.append([Region(p, self.maps, self.depth + 1, self.rows) for p in parts])
         if self.rows:
             out += [[Region(p, self.maps, MAX_DEPTH, rows=False) for p in parts]
                     for parts in _row_cuts(self.points, self.rect)]
@@ -227,6 +235,30 @@ def _seam_cut(points: np.ndarray, rect, edge: np.ndarray) -> list[np.ndarray] | 
     c, at = cut
     left, right = points[c < at - 0.5], points[c > at + 0.5]
     return [left, right] if len(left) >= 30 and len(right) >= 30 else None
+
+
+def _neck_cut(points: np.ndarray, level: float) -> list[np.ndarray] | None:
+    """The region's pixels cut at its necks, or None: tiles touching where their seam
+    fades (or corner to corner) join through a neck narrower than a tile. The region's
+    middles — pixels deeper inside it (its ink holes filled) than ``level`` times its
+    deepest — fall apart there; every pixel goes to the nearest middle."""
+    x0, y0 = np.floor(points.min(axis=0)).astype(int) - 1
+    xy = points.astype(int) - (x0, y0)
+    w, h = xy.max(axis=0) + 2
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    mask[xy[:, 1] + 1, xy[:, 0] + 1] = 1
+    cv2.floodFill(mask, None, (0, 0), 2)  # outside: 2, holes stay 0
+    inside = (mask != 2).astype(np.uint8)
+    depth = cv2.distanceTransform(inside, cv2.DIST_L2, 5)
+    middles = (depth > level * depth.max()).astype(np.uint8)
+    if cv2.connectedComponents(middles)[0] < 3:  # background and one middle
+        return None
+    _, nearest = cv2.distanceTransformWithLabels(1 - middles, cv2.DIST_L2, 5,
+                                                 labelType=cv2.DIST_LABEL_CCOMP)
+    owner = nearest[xy[:, 1] + 1, xy[:, 0] + 1]
+    parts = [points[owner == k] for k in np.unique(owner)]
+    parts = [p for p in parts if len(p) >= 30]
+    return parts if len(parts) >= 2 else None
 
 
 def _row_cuts(points: np.ndarray, rect) -> list[list[np.ndarray]]:
