@@ -34,8 +34,9 @@ cv2.setNumThreads(1)
 
 from kangle.tilescmd import load_photo  # noqa: E402
 from rules.games.rummikub import Hand, Profile, penalty  # noqa: E402
-from vision.tiles.labels import overlap, read_split  # noqa: E402
+from vision.tiles.labels import read_split  # noqa: E402
 from vision.tiles.model import MODELS  # noqa: E402
+from vision.tiles.quads import overlap  # noqa: E402
 from vision.tiles.read import read_tiles  # noqa: E402
 from vision.tiles.render import render_photo  # noqa: E402
 
@@ -80,7 +81,10 @@ class Tally:
             else:
                 self.mistakes.append(f"{name}: {lt.tile} read as {r.tile} "
                                      f"({r.confidence:.2f})")
-        self.false += sum(1 for i, r in enumerate(readings) if i not in used and not r.cut)
+        extra = [r for i, r in enumerate(readings) if i not in used and not r.cut]
+        self.false += len(extra)
+        self.mistakes += [f"{name}: read {r.tile} ({r.confidence:.2f}) where no tile is "
+                          "labelled" for r in extra]
         w, h = size  # a tile the photo's edge cuts is not counted, as kangle tiles does
         truth = value([lt.tile for lt in labels
                        if lt.polygon.min() > 1 and (lt.polygon < (w - 2, h - 2)).all()])

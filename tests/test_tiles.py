@@ -13,8 +13,9 @@ from kangle.cli import main
 from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import cnn, find, mlp
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
-from vision.tiles.labels import overlap, read_split
-from vision.tiles.read import read_tiles
+from vision.tiles.labels import read_split
+from vision.tiles.quads import overlap
+from vision.tiles.read import TileReading, _distinct, read_tiles
 from vision.tiles.render import render_photo, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
@@ -275,3 +276,17 @@ def test_tiles_joined_through_a_neck_are_cut_apart_there():
     lone[8:52, 10:40] = 1
     cv2.putText(lone, "13", (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
     assert all(find._neck_cut(_pixels(lone), level) is None for level in find.NECK_LEVELS)
+
+
+def test_a_reading_lying_on_a_surer_one_is_dropped_and_neighbours_kept():
+    """A joker's face ring read as a tile of its own lies inside the joker's outline;
+    tiles side by side share only the few pixels of their outlines' edge band."""
+    def box(x, y, w=40, h=56):
+        return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+
+    joker = TileReading(JOKER, 0.99, box(100, 100), False)
+    ring = TileReading(JOKER, 0.72, box(108, 112, 30, 30), False)
+    left = TileReading(Tile(7, "blue"), 0.97, box(56, 100), False)  # overlaps by 4 px
+    right = TileReading(Tile(7, "black"), 0.95, box(144, 100), False)
+    kept = _distinct([ring, left, joker, right])
+    assert sorted(k.confidence for k in kept) == [0.95, 0.97, 0.99]

@@ -21,11 +21,13 @@ from vision.tiles import find
 from vision.tiles.cnn import ConvNet
 from vision.tiles.face import ink, patch, tall_order
 from vision.tiles.model import COLOURS, FACES, MODELS, models
+from vision.tiles.quads import covered
 
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
 DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, pixels
 EDGE_MARGIN = 2.5  # working pixels: a tile's face this close to the border is cut
 SURELY_ONE = 0.98  # a region whole at least this surely one tile is not cut further
+DUPLICATE = 0.5  # share of a reading's outline on a surer reading's that makes it a copy
 MERGED_SIZE = 1.6  # two regions merged are at most this many times a sure tile's area
 
 
@@ -142,19 +144,24 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
                for r in regions]
     sizes = [r.rect[1][0] * r.rect[1][1] for r in regions if id(r) in sure]
     _merge(choices, merges, judge, verdicts, np.median(sizes) if len(sizes) >= 3 else None)
-    out = []
-    for _, chosen in choices:
-        for r in chosen:
-            if not r.tile_like:
-                continue
-            reading = _reading(r, verdicts[id(r)], factor, (w, h))
-            if reading is not None:
-                out.append(reading)
+    out = _distinct([reading for _, chosen in choices for r in chosen if r.tile_like
+                     if (reading := _reading(r, verdicts[id(r)], factor, (w, h))) is not None])
     if out:  # rows about a tile high, each left to right
         height = float(np.median([np.linalg.norm(r.corners[3] - r.corners[0]) for r in out]))
         out.sort(key=lambda r: (round(r.corners[:, 1].mean() / height),
                                 r.corners[:, 0].mean()))
     return out
+
+
+def _distinct(readings: list[TileReading]) -> list[TileReading]:
+    """The readings less those lying mostly (over DUPLICATE of their area) on a surer
+    one: a tile's part the finder kept apart (a joker's face ring) read as a tile too."""
+    kept: list[TileReading] = []
+    for r in sorted(readings, key=lambda r: -r.confidence):
+        if all(covered(k.corners, r.corners) <= DUPLICATE
+               and covered(r.corners, k.corners) <= DUPLICATE for k in kept):
+            kept.append(r)
+    return kept
 
 
 def _reading(region: find.Region, verdict: _Verdict, factor: float, size) -> TileReading | None:

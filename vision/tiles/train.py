@@ -23,10 +23,11 @@ import numpy as np
 
 from vision.tiles import find
 from vision.tiles.face import balanced, ink, patch
-from vision.tiles.labels import LabelledPhoto, covered, overlap, read_split
+from vision.tiles.labels import LabelledPhoto, read_split
 from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
 from vision.tiles.pixels import features, working_image
+from vision.tiles.quads import covered, overlap
 from vision.tiles.render import render_photo
 
 PIXELS_PER_CLASS = (1500, 1500, 1000)  # background, face, edge samples per photo
