@@ -14,6 +14,7 @@ from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import cnn, find, mlp
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
 from vision.tiles.labels import read_split
+from vision.tiles.pixels import CONTEXT, FEATURES, SCALES, context
 from vision.tiles.quads import overlap
 from vision.tiles.read import TileReading, _distinct, read_tiles
 from vision.tiles.render import render_photo, tile_face
@@ -290,3 +291,37 @@ def test_a_reading_lying_on_a_surer_one_is_dropped_and_neighbours_kept():
     right = TileReading(Tile(7, "black"), 0.95, box(144, 100), False)
     kept = _distinct([ring, left, joker, right])
     assert sorted(k.confidence for k in kept) == [0.95, 0.97, 0.99]
+
+
+def _constant_mlp(n_in: int, logits) -> mlp.MLP:
+    """An MLP that gives every pixel the same class scores, whatever its features."""
+    return mlp.MLP(np.zeros(n_in, np.float32), np.ones(n_in, np.float32),
+                   [np.zeros((n_in, 4), np.float32), np.zeros((4, 3), np.float32)],
+                   [np.zeros(4, np.float32), np.float32(logits)],
+                   ("background", "face", "edge"))
+
+
+def test_the_second_look_is_taken_only_where_the_first_was_unsure():
+    image = np.full((60, 80, 3), 120, np.uint8)
+    says_edge = _constant_mlp(FEATURES + CONTEXT, [0, 0, 9])
+    sure = find.PixelClassifier(_constant_mlp(FEATURES, [9, 0, 0]), says_edge)
+    probs, factor = find.pixel_classes(image, sure)
+    assert factor == 1.0 and probs.shape == (60, 80, 3)
+    assert (probs[:, :, 0] > 0.99).all()  # surely background: no second look
+    unsure = find.PixelClassifier(_constant_mlp(FEATURES, [1, 1, 0]), says_edge)
+    probs, _ = find.pixel_classes(image, unsure)
+    assert (probs[:, :, 2] > 0.99).all()  # the second look everywhere
+
+
+def test_context_sees_a_seam_as_a_ridge_and_face_round_a_pixel():
+    guess = np.zeros((40, 40, 3), np.float32)
+    guess[:, :, 0] = 1.0
+    guess[:, 20, :] = (0.0, 0.0, 1.0)  # a seam one pixel wide, straight down
+    guess[10, 5, :] = (0.0, 1.0, 0.0)  # one face pixel
+    c = context(guess)
+    assert c.shape == (40, 40, CONTEXT)
+    np.testing.assert_array_equal(c[:, :, :3], guess)
+    ridge = c[:, :, 3 + 3 * len(SCALES) + 1]  # the smaller Hessian eigenvalue
+    assert ridge[20, 20] < -0.05 and abs(ridge[20, 10]) < 1e-3
+    most = c[:, :, -1]
+    assert most[13, 8] == 1.0 and most[14, 5] == 0.0  # a 7 × 7 window reaches 3 px

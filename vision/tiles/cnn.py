@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.tiles.mlp import softmax
+
 BATCH = 64  # images run through the layers at once (bounds the working memory)
 
 
@@ -33,9 +35,7 @@ class ConvNet:
                            or [np.zeros((0, sum(map(len, self.heads))), np.float32)])
         out, start = [], 0
         for classes in self.heads:
-            part = z[:, start:start + len(classes)]
-            e = np.exp(part - part.max(axis=1, keepdims=True))
-            out.append(e / e.sum(axis=1, keepdims=True))
+            out.append(softmax(z[:, start:start + len(classes)]))
             start += len(classes)
         return out
 

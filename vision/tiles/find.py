@@ -1,7 +1,9 @@
 """Finding tiles in a photo: regions that may hold tiles, and the ways to cut them.
 
-1. A per-pixel classifier (``pixels.features`` into the shipped MLP) gives every pixel
-   of the working-scale image the probability of background, tile face and tile edge.
+1. A per-pixel classifier gives every pixel of the working-scale image the
+   probability of background, tile face and tile edge: a first MLP from each pixel's
+   features (``pixels.features``), then, where it was unsure, a second from those and
+   what the first said round the pixel (``pixels.context``: auto-context).
 2. Face cores — pixels clearly more likely face than edge, eroded by a pixel — are
    the regions, one per connected core (specks too small to be one go to their
    neighbour through a watershed over the edge probability).
@@ -25,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.tiles.mlp import MLP
-from vision.tiles.pixels import features, working_image
+from vision.tiles.pixels import context, features, working_image
 
 TILE_ASPECT = 1.42  # long side / short side of a tile's face, from the labelled photos
 SEAM_EDGE = 0.2  # edge probability above which a pixel lies on a seam
@@ -37,7 +39,7 @@ MOST_ELONGATED = 3.2  # long / short side of a candidate: a tile seen at a slant
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
 NEAR = 4.0  # working pixels: regions this close are neighbours, which may be one tile
-SURE_BACKGROUND = 0.98  # coarse background probability above which a pixel is left
+SURE = 0.98  # first-guess probability of background or face that needs no second look
 
 
 @dataclass(eq=False)  # a region is itself: readers key verdicts by identity
@@ -101,24 +103,48 @@ class Region:
         return cv2.boxPoints(grown) / factor
 
 
-def pixel_classes(image: np.ndarray, model: MLP) -> tuple[np.ndarray, float]:
-    """(H, W, 3) probabilities of background, face, edge on the working-scale image,
-    and the factor from full-size pixels to working-scale pixels.
+@dataclass(frozen=True)
+class PixelClassifier:
+    """Two MLPs that class pixels as background, tile face or tile edge: the first
+    from each pixel's own features, the second from those and the ``context`` of the
+    first's answers round it."""
 
-    The classifier first runs on every other pixel of every other row; pixels whose
-    neighbourhood there is surely background keep that answer, the rest (the tiles
-    and a margin round them, usually a small part of a photo) are classified one by one.
-    """
+    first: MLP
+    second: MLP
+
+
+def first_guess(f: np.ndarray, first: MLP) -> np.ndarray:
+    """(H, W, 3) float32 probabilities from the first MLP run on every other pixel of
+    every other row of the features ``f`` (H, W, FEATURES), enlarged to full size."""
+    h, w, n = f.shape
+    coarse = first.probabilities(f[::2, ::2].reshape(-1, n)).reshape((h + 1) // 2,
+                                                                     (w + 1) // 2, 3)
+    return cv2.resize(coarse.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def unsure(guess: np.ndarray) -> np.ndarray:
+    """(H, W) bool: pixels the second MLP looks at — all but those in the midst of
+    pixels the first guessed surely background or surely face."""
+    sure = (guess[:, :, 0] >= SURE) | (guess[:, :, 1] >= SURE)
+    return cv2.dilate((~sure).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+
+
+def second_inputs(f: np.ndarray, guess: np.ndarray, where) -> np.ndarray:
+    """(n, FEATURES + CONTEXT) rows for the second MLP: the features and the first
+    guess's context of the pixels ``where`` picks (a mask or index arrays)."""
+    return np.concatenate([f[where], context(guess)[where]], axis=1)
+
+
+def pixel_classes(image: np.ndarray, model: PixelClassifier) -> tuple[np.ndarray, float]:
+    """(H, W, 3) probabilities of background, face, edge on the working-scale image,
+    and the factor from full-size pixels to working-scale pixels. The second MLP
+    looks only where the first was unsure (the tiles' outlines and whatever misled
+    it — usually a small part of a photo)."""
     small, factor = working_image(image)
     f = features(small)
-    h, w, n = f.shape
-    coarse = model.probabilities(f[::2, ::2].reshape(-1, n)).reshape((h + 1) // 2,
-                                                                    (w + 1) // 2, 3)
-    unsure = cv2.dilate((coarse[:, :, 0] < SURE_BACKGROUND).astype(np.uint8),
-                        np.ones((5, 5), np.uint8))
-    unsure = cv2.resize(unsure, (w, h), interpolation=cv2.INTER_NEAREST).astype(bool)
-    probs = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_NEAREST)
-    probs[unsure] = model.probabilities(f[unsure])
+    probs = first_guess(f, model.first)
+    where = unsure(probs)
+    probs[where] = model.second.probabilities(second_inputs(f, probs, where))
     return probs, factor
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from rules.errors import KangleError
 from rules.games.rummitiles import COLOURS, Tile
 from vision.tiles.cnn import ConvNet
+from vision.tiles.find import PixelClassifier
 from vision.tiles.mlp import MLP
 
 MODELS = Path(__file__).parent / "models"
@@ -30,10 +31,13 @@ def face_class(tile: Tile | None, up: bool) -> str:
 
 
 @cache
-def models(folder: Path = MODELS) -> tuple[MLP, ConvNet]:
-    """The pixel classifier and the face network, loaded once."""
+def models(folder: Path = MODELS) -> tuple[PixelClassifier, ConvNet]:
+    """The pixel classifier (``pixels.npz``, ``pixels_context.npz``) and the face
+    network (``faces.npz``), loaded once."""
     try:
-        return MLP.load(folder / "pixels.npz"), ConvNet.load(folder / "faces.npz")
+        return (PixelClassifier(MLP.load(folder / "pixels.npz"),
+                                MLP.load(folder / "pixels_context.npz")),
+                ConvNet.load(folder / "faces.npz"))
     except OSError as e:
         raise KangleError(f"the tile reader's models are missing from {folder} ({e}); "
                           "train them with: python -m vision.tiles.train DATA") from e

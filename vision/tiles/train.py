@@ -1,14 +1,14 @@
-"""Train the tile reader's two models, offline, from labelled photos.
+"""Train the tile reader's models, offline, from labelled photos.
 
     python -m vision.tiles.train ../shared/data/rummikub-photos --splits train --synthetic 800
 
 Reads the real photos of the splits named (``train/``; ``valid/`` is kept for tuning
 unless named too; never ``test/``, which is held out for benchmarks/tiles.py) plus
-synthetic photos from ``vision.tiles.render``, and writes the pixel classifier
-(``pixels.npz``, an MLP) and the face network (``faces.npz``) to
+synthetic photos from ``vision.tiles.render``, and writes the pixel classifier's two
+MLPs (``pixels.npz``, ``pixels_context.npz``) and the face network (``faces.npz``) to
 ``vision/tiles/models/``. The face network is fitted with PyTorch (the ``train``
 extra; kangle itself never needs it). Deterministic: the same data and seed give the
-same files. About half an hour on one core.
+same files. About forty minutes on one core.
 """
 
 from __future__ import annotations
@@ -30,26 +30,54 @@ from vision.tiles.pixels import features, working_image
 from vision.tiles.quads import covered, overlap
 from vision.tiles.render import render_photo
 
+PIXEL_CLASSES = ("background", "face", "edge")
 PIXELS_PER_CLASS = (1500, 1500, 1000)  # background, face, edge samples per photo
+SECOND_PER_CLASS = 600  # the same for the second look (each class), among unsure pixels
+REAL_WEIGHT = 4  # a real photo gives this many times the second-look samples of a rendered
 
 
-def pixel_samples(photo: LabelledPhoto, image: np.ndarray, rng) -> tuple[np.ndarray, ...]:
-    small, factor = working_image(image)
-    label = np.zeros(small.shape[:2], np.uint8)
+def _classes(photo: LabelledPhoto, shape: tuple[int, ...], factor: float) -> np.ndarray:
+    """(H, W) uint8 true class of every working-scale pixel: 0 background, 1 face,
+    2 edge (a band 3 pixels wide along each tile's outline)."""
+    label = np.zeros(shape[:2], np.uint8)
     polys = [np.round(t.polygon * factor).astype(np.int32) for t in photo.tiles]
     if polys:
         cv2.fillPoly(label, polys, 1)
         cv2.polylines(label, polys, True, 2, 3)
+    return label
+
+
+def _pick(label: np.ndarray, where: np.ndarray, per_class, rng) -> tuple[tuple, np.ndarray]:
+    """Up to ``per_class`` random pixels of each class among ``where``: their (ys, xs)
+    and classes."""
+    ys, xs, cs = [], [], []
+    for c, n in enumerate(per_class):
+        y, x = np.nonzero((label == c) & where)
+        pick = rng.choice(len(y), min(n, len(y)), replace=False)
+        ys.append(y[pick])
+        xs.append(x[pick])
+        cs.append(np.full(len(pick), c))
+    return (np.concatenate(ys), np.concatenate(xs)), np.concatenate(cs)
+
+
+def pixel_samples(photo: LabelledPhoto, image: np.ndarray, rng) -> tuple[np.ndarray, ...]:
+    """Feature rows and classes of pixels of one photo, for the first pixel MLP."""
+    small, factor = working_image(image)
+    label = _classes(photo, small.shape, factor)
+    at, y = _pick(label, np.ones(label.shape, bool), PIXELS_PER_CLASS, rng)
+    return features(small)[at], y
+
+
+def second_samples(photo: LabelledPhoto, image: np.ndarray, first: MLP, rng,
+                   per_class: int = SECOND_PER_CLASS) -> tuple[np.ndarray, ...]:
+    """Rows and classes for the second pixel MLP, among the pixels it will be asked
+    about: those the first leaves unsure."""
+    small, factor = working_image(image)
+    label = _classes(photo, small.shape, factor)
     f = features(small)
-    f = f.reshape(-1, f.shape[2])
-    xs, ys = [], []
-    for c, n in enumerate(PIXELS_PER_CLASS):
-        idx = np.flatnonzero(label.ravel() == c)
-        if len(idx):
-            pick = rng.choice(idx, min(n, len(idx)), replace=False)
-            xs.append(f[pick])
-            ys.append(np.full(len(pick), c))
-    return np.concatenate(xs), np.concatenate(ys)
+    guess = find.first_guess(f, first)
+    at, y = _pick(label, find.unsure(guess), (per_class,) * 3, rng)
+    return find.second_inputs(f, guess, at), y
 
 
 def upright(p: np.ndarray) -> bool:
@@ -62,7 +90,8 @@ def upright(p: np.ndarray) -> bool:
     return float((ink.sum(axis=1) * rows).sum() / ink.sum()) < p.shape[0] / 2
 
 
-def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
+def face_samples(photo: LabelledPhoto, image: np.ndarray,
+                 pixel_model: find.PixelClassifier, rng,
                  jitters: int = 4) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Face patches from one photo, each with its face class and colour (an index
     into COLOURS, or -1 for a joker or no tile): every labelled tile with jittered
@@ -102,7 +131,7 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray, pixel_model: MLP, rng,
     return patches, faces, colours
 
 
-def samples(photos, load, pixel_model: MLP, rng, cache: Path | None):
+def samples(photos, load, pixel_model: find.PixelClassifier, rng, cache: Path | None):
     """Face patches (n, H, W, 3) uint8 with their face and colour indices, from every
     photo — or from ``cache`` when it exists (it is written when it does not)."""
     if cache is not None and cache.exists():
@@ -130,8 +159,9 @@ def _problem(args) -> str | None:
     for split in args.splits:
         if not (args.data / split / "images").is_dir():
             return f"no {split}/images folder in {args.data} (a YOLO data set's split)"
-    if args.pixels and not args.pixels.is_file():
-        return f"no pixel model at {args.pixels}"
+    for given in (args.pixels, args.context):
+        if given and not given.is_file():
+            return f"no pixel model at {given}"
     return None
 
 
@@ -144,7 +174,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
                     "read when it exists, else written; the pixel model must match")
-    ap.add_argument("--pixels", type=Path, help="use this pixel model instead of training one")
+    ap.add_argument("--pixels", type=Path,
+                    help="use this first pixel MLP (pixels.npz) instead of training one")
+    ap.add_argument("--context", type=Path, help="use this second-look pixel MLP "
+                    "(pixels_context.npz) instead of training one; it must match --pixels")
     ap.add_argument("--epochs", type=int, default=15, help="face network epochs")
     ap.add_argument("--splits", nargs="+", default=["train"],
                     help="real splits to learn from (train only, to measure on valid)")
@@ -165,13 +198,24 @@ def main(argv=None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     if args.pixels:
-        pixels = MLP.load(args.pixels)
+        first = MLP.load(args.pixels)
     else:
         print(f"{len(photos)} photos; pixel samples…", file=sys.stderr)
-        xs, ys = zip(*(pixel_samples(*load(e), rng) for e in photos), strict=False)
-        pixels = train(np.concatenate(xs), np.concatenate(ys),
-                       ("background", "face", "edge"), (32, 32), epochs=15, seed=args.seed)
-    pixels.save(args.out / "pixels.npz")
+        xs, ys = zip(*(pixel_samples(*load(e), rng) for e in photos), strict=True)
+        first = train(np.concatenate(xs), np.concatenate(ys), PIXEL_CLASSES, (32, 32),
+                      epochs=15, seed=args.seed)
+    first.save(args.out / "pixels.npz")
+    if args.context:
+        second = MLP.load(args.context)
+    else:
+        print("second-look pixel samples…", file=sys.stderr)
+        xs, ys = zip(*(second_samples(*load(e), first, rng, SECOND_PER_CLASS
+                                      * (REAL_WEIGHT if e[0] is not None else 1))
+                       for e in photos), strict=True)
+        second = train(np.concatenate(xs), np.concatenate(ys), PIXEL_CLASSES, (32, 32),
+                       epochs=15, seed=args.seed)
+    second.save(args.out / "pixels_context.npz")
+    pixels = find.PixelClassifier(first, second)
     print("face samples…", file=sys.stderr)
     patches, faces, colours = samples(photos, load, pixels, rng, args.samples)
     from vision.tiles.train_faces import train as train_faces  # PyTorch, checked above
