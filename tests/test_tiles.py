@@ -16,7 +16,7 @@ from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
 from vision.tiles.labels import read_split
 from vision.tiles.pixels import CONTEXT, FEATURES, SCALES, context
 from vision.tiles.quads import overlap
-from vision.tiles.read import TileReading, _distinct, read_tiles
+from vision.tiles.read import TileReading, _distinct, _reading_order, read_tiles
 from vision.tiles.render import render_photo, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
@@ -325,3 +325,16 @@ def test_context_sees_a_seam_as_a_ridge_and_face_round_a_pixel():
     assert ridge[20, 20] < -0.05 and abs(ridge[20, 10]) < 1e-3
     most = c[:, :, -1]
     assert most[13, 8] == 1.0 and most[14, 5] == 0.0  # a 7 × 7 window reaches 3 px
+
+
+def test_readings_come_row_by_row_and_a_slanting_row_stays_whole():
+    """Four tiles in a row rising a third of a tile each (the old order, by bands a
+    tile high, broke it in two), a pair further down, given in a jumble."""
+    def at(x, y, n):
+        box = np.array([[x, y], [x + 40, y], [x + 40, y + 56], [x, y + 56]], np.float64)
+        return TileReading(Tile(n, "black"), 0.99, box, False)
+
+    rising = [at(100 + 42 * k, 200 - 19 * k, 6 + k) for k in range(4)]
+    below = [at(130, 300, 1), at(172, 302, 2)]
+    jumble = [rising[2], below[1], rising[0], below[0], rising[3], rising[1]]
+    assert [r.tile.number for r in _reading_order(jumble)] == [6, 7, 8, 9, 1, 2]

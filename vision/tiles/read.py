@@ -126,7 +126,7 @@ def _merge(choices: list, merges: list[find.Merge], judge: _Judge, verdicts: dic
 
 
 def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
-    """Every tile found in a BGR photo, in reading order (top to bottom, left to right),
+    """Every tile found in a BGR photo, in reading order (``_reading_order``),
     by the models in ``folder`` (the shipped ones unless told)."""
     pixels, net = models(folder)
     probs, factor = find.pixel_classes(image, pixels)
@@ -146,11 +146,36 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     _merge(choices, merges, judge, verdicts, np.median(sizes) if len(sizes) >= 3 else None)
     out = _distinct([reading for _, chosen in choices for r in chosen if r.tile_like
                      if (reading := _reading(r, verdicts[id(r)], factor, (w, h))) is not None])
-    if out:  # rows about a tile high, each left to right
-        height = float(np.median([np.linalg.norm(r.corners[3] - r.corners[0]) for r in out]))
-        out.sort(key=lambda r: (round(r.corners[:, 1].mean() / height),
-                                r.corners[:, 0].mean()))
-    return out
+    return _reading_order(out)
+
+
+def _reading_order(readings: list[TileReading]) -> list[TileReading]:
+    """The readings as a person reads them off the table: row by row from the top, each
+    row left to right. A row is a chain of tiles side by side — each within a tile
+    and a half across and half a tile up or down of the next — so a slanting row
+    stays one row."""
+    if not readings:
+        return []
+    centres = np.array([r.corners.mean(axis=0) for r in readings])
+    width = float(np.median([np.linalg.norm(r.corners[1] - r.corners[0]) for r in readings]))
+    height = float(np.median([np.linalg.norm(r.corners[3] - r.corners[0]) for r in readings]))
+    row = list(range(len(readings)))
+
+    def root(i):
+        while row[i] != i:
+            row[i] = row[row[i]]
+            i = row[i]
+        return i
+
+    dx = np.abs(centres[:, None, 0] - centres[None, :, 0])
+    dy = np.abs(centres[:, None, 1] - centres[None, :, 1])
+    for i, j in zip(*np.nonzero((dx < 1.5 * width) & (dy < 0.5 * height)), strict=True):
+        row[root(i)] = root(j)
+    rows: dict[int, list[int]] = {}
+    for i in range(len(readings)):
+        rows.setdefault(root(i), []).append(i)
+    ordered = sorted(rows.values(), key=lambda m: centres[m, 1].mean())
+    return [readings[i] for m in ordered for i in sorted(m, key=lambda i: centres[i, 0])]
 
 
 def _distinct(readings: list[TileReading]) -> list[TileReading]:
