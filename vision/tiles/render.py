@@ -184,14 +184,14 @@ def _photograph(rng, scene: np.ndarray, tiles, corners, size,
                 warm: float | None) -> tuple[LabelledPhoto, np.ndarray]:
     res = scene.shape[0]
     w, h = size
-    m = 0.12
     src = np.float32([[0, 0], [res, 0], [res, res], [0, res]])
-    jitter = rng.uniform(-m, m, (4, 2)) * (w, h)
-    dst = (np.float32([[-0.1 * w, -0.1 * h], [1.1 * w, -0.1 * h], [1.1 * w, 1.1 * h],
-                       [-0.1 * w, 1.1 * h]]) + jitter).astype(np.float32)
+    # each corner of the scene lands 0 to 24 % of the photo beyond the photo's corner,
+    # so the scene covers the whole photo (no mirrored, unlabelled tiles at its edge)
+    outward = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    dst = (np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+           + outward * rng.uniform(0, 0.24, (4, 2)) * (w, h)).astype(np.float32)
     hmat = cv2.getPerspectiveTransform(src, dst)
-    img = cv2.warpPerspective(scene, hmat, (w, h), flags=cv2.INTER_AREA,
-                              borderMode=cv2.BORDER_REFLECT)
+    img = cv2.warpPerspective(scene, hmat, (w, h), flags=cv2.INTER_AREA)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     g = rng.uniform(-0.35, 0.35, 2)
     light = 1 + g[0] * (xx / w - 0.5) + g[1] * (yy / h - 0.5)
