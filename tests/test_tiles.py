@@ -17,7 +17,7 @@ from vision.tiles.labels import read_split
 from vision.tiles.pixels import CONTEXT, FEATURES, SCALES, context
 from vision.tiles.quads import overlap
 from vision.tiles.read import TileReading, _distinct, _reading_order, read_tiles
-from vision.tiles.render import render_photo, tile_face
+from vision.tiles.render import camera, render_photo, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
 
@@ -338,3 +338,13 @@ def test_readings_come_row_by_row_and_a_slanting_row_stays_whole():
     below = [at(130, 300, 1), at(172, 302, 2)]
     jumble = [rising[2], below[1], rising[0], below[0], rising[3], rising[1]]
     assert [r.tile.number for r in _reading_order(jumble)] == [6, 7, 8, 9, 1, 2]
+
+
+def test_the_rendered_scene_covers_the_whole_photo():
+    """Nothing beyond the scene's border comes into a photo (it used to be mirrored
+    in: tiles without labels): every corner of the photo sees a point of the scene."""
+    for seed in range(200):
+        hmat = camera(np.random.default_rng(seed), 1400, (1000, 750))
+        photo_corners = np.float32([[[0, 0], [1000, 0], [1000, 750], [0, 750]]])
+        seen = cv2.perspectiveTransform(photo_corners, np.linalg.inv(hmat))[0]
+        assert (seen >= 0).all() and (seen <= 1400).all(), seed

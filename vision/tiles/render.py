@@ -180,17 +180,24 @@ def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = N
     return _photograph(rng, scene, tiles, corners, size, warm)
 
 
+def camera(rng, res: int, size: tuple[int, int]) -> np.ndarray:
+    """The homography (3 × 3) from a square scene ``res`` pixels across to a photo of
+    ``size`` (width, height): each of the scene's corners lands 0 to 24 % of the photo
+    beyond the photo's own corner, so the scene covers the whole photo (nothing from
+    beyond its border — no tile without a label — comes into the picture)."""
+    w, h = size
+    src = np.float32([[0, 0], [res, 0], [res, res], [0, res]])
+    outward = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    dst = (np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+           + outward * rng.uniform(0, 0.24, (4, 2)) * (w, h)).astype(np.float32)
+    return cv2.getPerspectiveTransform(src, dst)
+
+
 def _photograph(rng, scene: np.ndarray, tiles, corners, size,
                 warm: float | None) -> tuple[LabelledPhoto, np.ndarray]:
     res = scene.shape[0]
     w, h = size
-    src = np.float32([[0, 0], [res, 0], [res, res], [0, res]])
-    # each corner of the scene lands 0 to 24 % of the photo beyond the photo's corner,
-    # so the scene covers the whole photo (no mirrored, unlabelled tiles at its edge)
-    outward = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
-    dst = (np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-           + outward * rng.uniform(0, 0.24, (4, 2)) * (w, h)).astype(np.float32)
-    hmat = cv2.getPerspectiveTransform(src, dst)
+    hmat = camera(rng, res, size)
     img = cv2.warpPerspective(scene, hmat, (w, h), flags=cv2.INTER_AREA)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     g = rng.uniform(-0.35, 0.35, 2)
