@@ -25,7 +25,7 @@ from vision.tiles.quads import covered
 
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
 DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, pixels
-EDGE_MARGIN = 2.5  # working pixels: a tile's face this close to the border is cut
+EDGE_MARGIN = 2.5  # working pixels: a tile whose outline comes this close to the border is cut
 SURELY_ONE = 0.98  # a region whole at least this surely one tile is not cut further
 DUPLICATE = 0.5  # share of a reading's outline on a surer reading's that makes it a copy
 MERGED_SIZE = 1.6  # two regions merged are at most this many times a sure tile's area
@@ -203,11 +203,11 @@ def _reading(region: find.Region, verdict: _Verdict, factor: float, size) -> Til
         tile, conf = Tile(int(FACES[best]), COLOURS[colour]), by_face[best] * pc[colour]
     corners = _upright_corners(region.corners(factor), up, verdict.turned)
     w, h = size
-    face = cv2.boxPoints(region.rect)  # the face alone, working pixels
+    outline = region.corners(1.0)  # the tile's outline, working pixels
     fw, fh = w * factor, h * factor
-    cut = bool((face.min(axis=0) < EDGE_MARGIN).any()
-               or (face[:, 0] > fw - 1 - EDGE_MARGIN).any()
-               or (face[:, 1] > fh - 1 - EDGE_MARGIN).any())
+    cut = bool((outline.min(axis=0) < EDGE_MARGIN).any()
+               or (outline[:, 0] > fw - 1 - EDGE_MARGIN).any()
+               or (outline[:, 1] > fh - 1 - EDGE_MARGIN).any())
     return TileReading(tile, float(conf), corners, cut)
 
 
