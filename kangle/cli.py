@@ -7,6 +7,7 @@ not be written (nothing was recorded); 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from kangle import (
@@ -141,3 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kangle: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped early (`kangle tiles … | head`): not an error
+        # of ours; point stdout at nothing so the interpreter's final flush stays quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a command killed by SIGPIPE

@@ -3,6 +3,8 @@ photos labelled by people (tests/data/tiles, CC BY 4.0), the 6/9 and light-colou
 cases, and the `kangle tiles` command's output and bad input."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -348,3 +350,15 @@ def test_the_rendered_scene_covers_the_whole_photo():
         photo_corners = np.float32([[[0, 0], [1000, 0], [1000, 750], [0, 750]]])
         seen = cv2.perspectiveTransform(photo_corners, np.linalg.inv(hmat))[0]
         assert (seen >= 0).all() and (seen <= 1400).all(), seed
+
+
+def test_output_cut_short_by_its_reader_is_no_traceback():
+    """`kangle tiles … | head -1`: the reader closes the pipe before kangle has written
+    everything; kangle stops quietly with the shell's code for a broken pipe."""
+    root = Path(__file__).parent.parent
+    run = subprocess.Popen([sys.executable, "-m", "kangle", "tiles",
+                            str(root / "examples/tiles/rows.jpg")],
+                           cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run.stdout.close()  # nobody reads: kangle's first write finds the pipe broken
+    err = run.stderr.read().decode()
+    assert run.wait() == 141 and "Traceback" not in err, err
