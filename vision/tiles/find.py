@@ -49,7 +49,7 @@ class Region:
 
     points: np.ndarray  # (n, 2) float32 x, y of its pixels, working pixels
     maps: tuple[np.ndarray, np.ndarray]  # the photo's edge probability and face mask
-    depth: int = 0  # seam cuts made to reach it
+    depth: int = 0  # seam or neck cuts made to reach it
     rows: bool = True  # whether it may be cut into a row of tiles
     rect: tuple = field(init=False)  # OpenCV rotated rectangle ((cx, cy), (w, h), degrees)
     face: float = field(init=False)  # share of the rectangle's pixels classed as face
@@ -67,10 +67,8 @@ class Region:
             parts = _seam_cut(self.points, self.rect, self.maps[0])
             if parts is not None:
                 out.append([Region(p, self.maps, self.depth + 1) for p in parts])
-            for level in NECK_LEVELS:
-                parts = _neck_cut(self.points, level)
-                if parts is not None:
-                    out.append([Region(p, self.maps, self.depth + 1, self.rows) for p in parts])
+            out += [[Region(p, self.maps, self.depth + 1, self.rows) for p in parts]
+                    for parts in _neck_cuts(self.points)]
         if self.rows:
             out += [[Region(p, self.maps, MAX_DEPTH, rows=False) for p in parts]
                     for parts in _row_cuts(self.points, self.rect)]
@@ -261,6 +259,19 @@ def _seam_cut(points: np.ndarray, rect, edge: np.ndarray) -> list[np.ndarray] | 
     c, at = cut
     left, right = points[c < at - 0.5], points[c > at + 0.5]
     return [left, right] if len(left) >= 30 and len(right) >= 30 else None
+
+
+def _neck_cuts(points: np.ndarray) -> list[list[np.ndarray]]:
+    """The region's different neck cuts, one for each of NECK_LEVELS that cuts it in
+    a way no lower level already did."""
+    out, seen = [], []
+    for level in NECK_LEVELS:
+        parts = _neck_cut(points, level)
+        sizes = None if parts is None else sorted(map(len, parts))
+        if sizes is not None and sizes not in seen:
+            seen.append(sizes)
+            out.append(parts)
+    return out
 
 
 def _neck_cut(points: np.ndarray, level: float) -> list[np.ndarray] | None:

@@ -144,9 +144,9 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
                for r in regions]
     sizes = [r.rect[1][0] * r.rect[1][1] for r in regions if id(r) in sure]
     _merge(choices, merges, judge, verdicts, np.median(sizes) if len(sizes) >= 3 else None)
-    out = _distinct([reading for _, chosen in choices for r in chosen if r.tile_like
-                     if (reading := _reading(r, verdicts[id(r)], factor, (w, h))) is not None])
-    return _reading_order(out)
+    readings = [_reading(r, verdicts[id(r)], factor, (w, h))
+                for _, chosen in choices for r in chosen if r.tile_like]
+    return _reading_order(_distinct([r for r in readings if r is not None]))
 
 
 def _reading_order(readings: list[TileReading]) -> list[TileReading]:
@@ -159,23 +159,19 @@ def _reading_order(readings: list[TileReading]) -> list[TileReading]:
     centres = np.array([r.corners.mean(axis=0) for r in readings])
     width = float(np.median([np.linalg.norm(r.corners[1] - r.corners[0]) for r in readings]))
     height = float(np.median([np.linalg.norm(r.corners[3] - r.corners[0]) for r in readings]))
-    row = list(range(len(readings)))
-
-    def root(i):
-        while row[i] != i:
-            row[i] = row[row[i]]
-            i = row[i]
-        return i
-
     dx = np.abs(centres[:, None, 0] - centres[None, :, 0])
     dy = np.abs(centres[:, None, 1] - centres[None, :, 1])
-    for i, j in zip(*np.nonzero((dx < 1.5 * width) & (dy < 0.5 * height)), strict=True):
-        row[root(i)] = root(j)
-    rows: dict[int, list[int]] = {}
-    for i in range(len(readings)):
-        rows.setdefault(root(i), []).append(i)
-    ordered = sorted(rows.values(), key=lambda m: centres[m, 1].mean())
-    return [readings[i] for m in ordered for i in sorted(m, key=lambda i: centres[i, 0])]
+    beside = (dx < 1.5 * width) & (dy < 0.5 * height)
+    row = np.arange(len(readings))  # each row ends up named by its first tile's index
+    while True:  # a tile takes the least row name among the tiles beside it
+        named = np.where(beside, row[None, :], len(readings)).min(axis=1)
+        if (named == row).all():
+            break
+        row = named
+    row_y = {r: centres[row == r, 1].mean() for r in set(row.tolist())}
+    order = sorted(range(len(readings)),
+                   key=lambda i: (row_y[row[i]], row[i], centres[i, 0]))
+    return [readings[i] for i in order]
 
 
 def _distinct(readings: list[TileReading]) -> list[TileReading]:
