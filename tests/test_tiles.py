@@ -281,6 +281,23 @@ def test_tiles_joined_through_a_neck_are_cut_apart_there():
     assert all(find._neck_cut(_pixels(lone), level) is None for level in find.NECK_LEVELS)
 
 
+def test_a_face_taken_for_table_inside_a_found_outline_is_still_a_region():
+    """A tile whose outline was classed edge while its whole face was classed
+    background (a pink face under warm light) is a region filling its outline; the
+    table round it, which reaches the photo's border, is none."""
+    probs = np.zeros((80, 100, 3), np.float32)
+    probs[:, :, 0] = 1  # all table
+    outline = np.zeros((80, 100), np.uint8)
+    cv2.rectangle(outline, (30, 15), (61, 58), 1, 3)  # a 32 × 44 px tile's edge band
+    probs[outline > 0] = (0, 0, 1)
+    found, _ = find.regions(probs)
+    assert len(found) == 1
+    (cx, cy), (a, b), _ = found[0].rect
+    assert abs(cx - 45.5) < 1 and abs(cy - 36.5) < 1
+    assert sorted((a, b)) == pytest.approx([26, 38], abs=3)  # inside the edge band
+    assert found[0].tile_like
+
+
 def test_a_reading_lying_on_a_surer_one_is_dropped_and_neighbours_kept():
     """A joker's face ring read as a tile of its own lies inside the joker's outline;
     tiles side by side share only the few pixels of their outlines' edge band."""

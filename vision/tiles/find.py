@@ -6,7 +6,9 @@
    what the first said round the pixel (``pixels.context``: auto-context).
 2. Face cores — pixels clearly more likely face than edge, eroded by a pixel — are
    the regions, one per connected core (specks too small to be one go to their
-   neighbour through a watershed over the edge probability).
+   neighbour through a watershed over the edge probability). Pixels classed table
+   but wholly enclosed by tile pixels count as face: a tile whose outline was found
+   though its face looked like the table (pink under warm light, pale on marble).
 3. A region may still hold several touching tiles whose seam was too faint to part
    their cores. Each region therefore carries alternative cuts: along a seam — a
    straight line (up to ±12° off the region's sides, for perspective) that runs along
@@ -162,7 +164,9 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
     edge = probs[:, :, 2]
     tile = cv2.morphologyEx((probs[:, :, 0] < 0.5).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((3, 3), np.uint8))
-    core = cv2.erode(((probs[:, :, 1] - edge) > 0.3).astype(np.uint8) & tile,
+    holes = _holes(tile)
+    tile |= holes
+    core = cv2.erode(((((probs[:, :, 1] - edge) > 0.3).astype(np.uint8) & tile) | holes),
                      np.ones((3, 3), np.uint8))
     _, markers, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
     markers = markers + 1  # 1 is the background seed
@@ -172,7 +176,7 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
     markers[cv2.dilate(tile, np.ones((5, 5), np.uint8)) == 0] = 1
     grey = (np.clip(edge, 0, 1) * 255).astype(np.uint8)
     labels = cv2.watershed(cv2.merge([grey, grey, grey]), markers.astype(np.int32))
-    face = probs[:, :, 1] > 0.5
+    face = (probs[:, :, 1] > 0.5) | holes.astype(bool)
     pieces = {k: p for k, p in _pixels_by_label(labels, labels > 1).items() if len(p) >= 40}
     maps = (edge, face)
     found = {k: Region(p, maps) for k, p in pieces.items()}
@@ -190,6 +194,17 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
         if len(members.get(b, ())) >= 2 and len(p) >= 40:
             merges.append(Merge(tuple(members[b]), Region(p, maps, MAX_DEPTH, rows=False)))
     return list(found.values()), merges
+
+
+def _holes(tile: np.ndarray) -> np.ndarray:
+    """(H, W) uint8: pixels classed background but wholly enclosed by tile pixels — the
+    face of a tile whose outline was found though its face looked like the table."""
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(1 - tile, connectivity=4)
+    h, w = tile.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    inner = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+    inner[0] = False
+    return inner[parts].astype(np.uint8)
 
 
 def _pixels_by_label(labels: np.ndarray, where: np.ndarray) -> dict[int, np.ndarray]:
