@@ -8,7 +8,7 @@ synthetic photos from ``vision.tiles.render``, and writes the pixel classifier's
 MLPs (``pixels.npz``, ``pixels_context.npz``) and the face network (``faces.npz``) to
 ``vision/tiles/models/``. The face network is fitted with PyTorch (the ``train``
 extra; kangle itself never needs it). Deterministic: the same data and seed give the
-same files. About forty minutes on one core.
+same files. About forty-five minutes on one core.
 """
 
 from __future__ import annotations
