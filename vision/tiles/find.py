@@ -166,7 +166,7 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
                             np.ones((3, 3), np.uint8))
     holes = _holes(tile)
     tile |= holes
-    core = cv2.erode(((((probs[:, :, 1] - edge) > 0.3).astype(np.uint8) & tile) | holes),
+    core = cv2.erode((((probs[:, :, 1] - edge) > 0.3).astype(np.uint8) & tile) | holes,
                      np.ones((3, 3), np.uint8))
     _, markers, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
     markers = markers + 1  # 1 is the background seed
@@ -201,10 +201,12 @@ def _holes(tile: np.ndarray) -> np.ndarray:
     face of a tile whose outline was found though its face looked like the table."""
     _, parts, stats, _ = cv2.connectedComponentsWithStats(1 - tile, connectivity=4)
     h, w = tile.shape
-    x, y, bw, bh = (stats[:, i] for i in range(4))
-    inner = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
-    inner[0] = False
-    return inner[parts].astype(np.uint8)
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    right = x + stats[:, cv2.CC_STAT_WIDTH]
+    bottom = y + stats[:, cv2.CC_STAT_HEIGHT]
+    enclosed = (x > 0) & (y > 0) & (right < w) & (bottom < h)  # off the photo's border
+    enclosed[0] = False  # label 0: the tile pixels themselves
+    return enclosed[parts].astype(np.uint8)
 
 
 def _pixels_by_label(labels: np.ndarray, where: np.ndarray) -> dict[int, np.ndarray]:
