@@ -16,9 +16,10 @@ from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import cnn, find, mlp
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
 from vision.tiles.labels import read_split
+from vision.tiles.model import COLOURS, FACE_CLASSES
 from vision.tiles.pixels import CONTEXT, FEATURES, SCALES, context
 from vision.tiles.quads import overlap
-from vision.tiles.read import TileReading, _distinct, _reading_order, read_tiles
+from vision.tiles.read import TileReading, _distinct, _merge, _reading_order, _Verdict, read_tiles
 from vision.tiles.render import camera, render_photo, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
@@ -310,6 +311,36 @@ def test_a_reading_lying_on_a_surer_one_is_dropped_and_neighbours_kept():
     right = TileReading(Tile(7, "black"), 0.95, box(144, 100), False)
     kept = _distinct([ring, left, joker, right])
     assert sorted(k.confidence for k in kept) == [0.95, 0.97, 0.99]
+
+
+def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge():
+    """A tile read at 0.89 beside a sliver of the tile the photo's edge cuts (too thin
+    to be a tile, so it reads nothing): the two taken together are likelier not a tile
+    (0.48), so the tile must stay as it was read — the sliver has nothing to lose."""
+    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool))
+    ys, xs = np.mgrid[20:62, 40:70]
+    tile = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32)
+    ys, xs = np.mgrid[20:62, 72:76]
+    sliver = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32)
+    a, b = find.Region(tile, maps), find.Region(sliver, maps)
+    both = find.Merge((0, 1), find.Region(np.concatenate([tile, sliver]), maps,
+                                          find.MAX_DEPTH, rows=False))
+    assert a.tile_like and not b.tile_like and both.region.tile_like
+
+    def verdict(p_tile):
+        face = np.zeros(len(FACE_CLASSES), np.float32)
+        face[0], face[-1] = p_tile, 1 - p_tile
+        return _Verdict(face, np.full(len(COLOURS), 1 / len(COLOURS)), False)
+
+    verdicts = {id(a): verdict(0.89), id(b): verdict(0.01)}
+
+    class Judge:
+        def judge(self, regions):
+            return [verdict(0.48) for _ in regions]
+
+    choices = [(0.39, [a]), (-0.5, [b])]
+    _merge(choices, [both], Judge(), verdicts, None)
+    assert choices[0][1] == [a]
 
 
 def _constant_mlp(n_in: int, logits) -> mlp.MLP:

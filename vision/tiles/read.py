@@ -98,6 +98,12 @@ def _best(region: find.Region, verdicts: dict) -> tuple[float, list[find.Region]
     return best
 
 
+def _worth(parts: list[find.Region], verdicts: dict) -> float:
+    """What a choice of parts reads: each part read as a tile (likelier a tile than
+    not) scores its probability of being one less one half; the rest read nothing."""
+    return sum(max(verdicts[id(r)].tile - 0.5, 0.0) for r in parts if r.tile_like)
+
+
 def _merge(choices: list, merges: list[find.Merge], judge: _Judge, verdicts: dict,
            tile_size: float | None) -> None:
     """Take neighbouring regions as one tile where that tile is likelier than what
@@ -114,7 +120,8 @@ def _merge(choices: list, merges: list[find.Merge], judge: _Judge, verdicts: dic
                   and not any(settled(i) for i in m.members)]
     verdicts.update(zip([id(m.region) for m in candidates],
                         judge.judge([m.region for m in candidates]), strict=True))
-    gains = [(verdicts[id(m.region)].tile - 0.5 - sum(choices[i][0] for i in m.members), m)
+    gains = [(verdicts[id(m.region)].tile - 0.5 - sum(_worth(choices[i][1], verdicts)
+                                                      for i in m.members), m)
              for m in candidates]
     used = set()
     for gain, m in sorted(gains, key=lambda g: -g[0]):
