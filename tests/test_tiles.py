@@ -19,7 +19,15 @@ from vision.tiles.labels import read_split
 from vision.tiles.model import COLOURS, FACE_CLASSES
 from vision.tiles.pixels import CONTEXT, FEATURES, SCALES, context
 from vision.tiles.quads import overlap
-from vision.tiles.read import TileReading, _distinct, _merge, _reading_order, _Verdict, read_tiles
+from vision.tiles.read import (
+    TileReading,
+    _best,
+    _distinct,
+    _merge,
+    _reading_order,
+    _Verdict,
+    read_tiles,
+)
 from vision.tiles.render import camera, render_photo, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
@@ -313,6 +321,29 @@ def test_a_reading_lying_on_a_surer_one_is_dropped_and_neighbours_kept():
     assert sorted(k.confidence for k in kept) == [0.95, 0.97, 0.99]
 
 
+def verdict(p_tile: float) -> _Verdict:
+    """The face network's verdict on a region that is a tile with probability p_tile."""
+    face = np.zeros(len(FACE_CLASSES), np.float32)
+    face[0], face[-1] = p_tile, 1 - p_tile
+    return _Verdict(face, np.full(len(COLOURS), 1 / len(COLOURS)), False)
+
+
+def test_a_tile_is_cut_off_the_glare_its_region_took_in():
+    """A region holds a tile and, past a seam, a patch of glare: whole it is not
+    surely a tile (0.475); cut along the seam it is a tile (0.933) and a scrap that
+    reads nothing. The tile is read."""
+    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool))
+    maps[0][52, :] = 1.0  # the seam
+    ys, xs = np.mgrid[10:70, 20:50]
+    region = find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
+    seam_cut = region.cuts[0]  # the others: at necks (none here) and into rows
+    tile = next(p for p in seam_cut if len(p.points) == 30 * 42)
+    verdicts = {id(n): verdict(0.01) for n in region.tree()}
+    verdicts[id(region)], verdicts[id(tile)] = verdict(0.475), verdict(0.933)
+    chosen = _best(region, verdicts)[1]
+    assert tile in chosen and region not in chosen  # the scrap is chosen too, reads nothing
+
+
 def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge():
     """A tile read at 0.89 beside a sliver of the tile the photo's edge cuts (too thin
     to be a tile, so it reads nothing): the two taken together are likelier not a tile
@@ -326,11 +357,6 @@ def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge()
     both = find.Merge((0, 1), find.Region(np.concatenate([tile, sliver]), maps,
                                           find.MAX_DEPTH, rows=False))
     assert a.tile_like and not b.tile_like and both.region.tile_like
-
-    def verdict(p_tile):
-        face = np.zeros(len(FACE_CLASSES), np.float32)
-        face[0], face[-1] = p_tile, 1 - p_tile
-        return _Verdict(face, np.full(len(COLOURS), 1 / len(COLOURS)), False)
 
     verdicts = {id(a): verdict(0.89), id(b): verdict(0.01)}
 

@@ -29,6 +29,7 @@ EDGE_MARGIN = 2.5  # working pixels: a tile whose outline comes this close to th
 SURELY_ONE = 0.98  # a region whole at least this surely one tile is not cut further
 DUPLICATE = 0.5  # share of a reading's outline on a surer reading's that makes it a copy
 MERGED_SIZE = 1.6  # two regions merged are at most this many times a sure tile's area
+NOTHING = 0.25  # what a part of a cut that reads no tile costs the cut (``_best``)
 
 
 @dataclass(frozen=True)
@@ -87,12 +88,15 @@ class _Judge:
 
 def _best(region: find.Region, verdicts: dict) -> tuple[float, list[find.Region]]:
     """The way of taking the region whole or cut that makes its parts most surely
-    tiles: each part scores its probability of being a tile less one half."""
+    tiles: each part scores its probability of being a tile less one half, and a part
+    that reads no tile costs at most NOTHING — enough that a tile is not traded for a
+    slightly surer piece of itself and scraps, little enough that a tile is cut off the
+    glare or table its region took in."""
     whole = verdicts[id(region)].tile - 0.5 if region.tile_like else -0.5
     best = (whole, [region])
     for cut in region.cuts:
         parts = [_best(p, verdicts) for p in cut]
-        score = sum(s for s, _ in parts)
+        score = sum(max(s, -NOTHING) for s, _ in parts)
         if score > best[0]:
             best = (score, [r for _, rs in parts for r in rs])
     return best
