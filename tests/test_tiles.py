@@ -307,6 +307,21 @@ def test_a_face_taken_for_table_inside_a_found_outline_is_still_a_region():
     assert found[0].tile_like
 
 
+def test_two_rows_whose_gap_looks_half_face_half_table_are_cut_apart():
+    """A row of tiles 30 px high over one 20 px high, 2 px apart: the gap was classed
+    a little more face (0.55) than table (0.45) and not edge at all, so the two rows
+    are one region. Its first seam cut runs along the gap."""
+    probs = np.zeros((80, 100, 3), np.float32)
+    probs[:, :, 0] = 1  # table
+    probs[10:40, 30:70] = (0, 1, 0)  # the upper row's faces
+    probs[40:42, 30:70] = (0.45, 0.55, 0)  # the gap
+    probs[42:62, 30:70] = (0, 1, 0)  # the lower row's
+    found, _ = find.regions(probs)
+    assert len(found) == 1
+    heights = [sorted(sorted(p.rect[1])[0] for p in cut) for cut in found[0].cuts]
+    assert any(h == pytest.approx([18, 28], abs=3) for h in heights)  # less the eroded rim
+
+
 def test_a_reading_lying_on_a_surer_one_is_dropped_and_neighbours_kept():
     """A joker's face ring read as a tile of its own lies inside the joker's outline;
     tiles side by side share only the few pixels of their outlines' edge band."""
@@ -332,7 +347,8 @@ def test_a_tile_is_cut_off_the_glare_its_region_took_in():
     """A region holds a tile and, past a seam, a patch of glare: whole it is not
     surely a tile (0.475); cut along the seam it is a tile (0.933) and a scrap that
     reads nothing. The tile is read."""
-    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool))
+    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool),
+            np.zeros((100, 100), np.float32))
     maps[0][52, :] = 1.0  # the seam
     ys, xs = np.mgrid[10:70, 20:50]
     region = find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
@@ -348,7 +364,8 @@ def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge()
     """A tile read at 0.89 beside a sliver of the tile the photo's edge cuts (too thin
     to be a tile, so it reads nothing): the two taken together are likelier not a tile
     (0.48), so the tile must stay as it was read — the sliver has nothing to lose."""
-    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool))
+    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool),
+            np.zeros((100, 100), np.float32))
     ys, xs = np.mgrid[20:62, 40:70]
     tile = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32)
     ys, xs = np.mgrid[20:62, 72:76]

@@ -12,7 +12,9 @@
 3. A region may still hold several touching tiles whose seam was too faint to part
    their cores. Each region therefore carries alternative cuts: along a seam — a
    straight line (up to ±12° off the region's sides, for perspective) that runs along
-   edge pixels for most of its length; at its necks, where the cores of tiles touching
+   edge pixels for most of its length (in a region's first cut also along pixels
+   likely table: the gap between two rows of tiles can be classed a mix of face and
+   table, no edge); at its necks, where the cores of tiles touching
    along part of a side or corner to corner join; both recursively; and into k equal
    parts across its long side, as a row of k tiles side by side would be.
 4. ``read`` lets the face classifier choose: the cut whose parts look most like tiles.
@@ -33,6 +35,7 @@ from vision.tiles.pixels import context, features, working_image
 
 TILE_ASPECT = 1.42  # long side / short side of a tile's face, from the labelled photos
 SEAM_EDGE = 0.2  # edge probability above which a pixel lies on a seam
+SEAM_TABLE = 0.4  # table probability above which a pixel lies on a seam, in a first cut
 SEAM_FRACTION = 0.5  # share of a cut line that must lie on a seam
 CUT_ANGLES = np.deg2rad(np.arange(-12, 13, 3))
 NECK_LEVELS = (0.6, 0.8)  # depth shares at which a region's middles are taken for neck cuts
@@ -50,7 +53,7 @@ class Region:
     (worked out only when asked for: most regions are plainly one tile)."""
 
     points: np.ndarray  # (n, 2) float32 x, y of its pixels, working pixels
-    maps: tuple[np.ndarray, np.ndarray]  # the photo's edge probability and face mask
+    maps: tuple[np.ndarray, ...]  # the photo's edge probability, face mask, table probability
     depth: int = 0  # seam or neck cuts made to reach it
     rows: bool = True  # whether it may be cut into a row of tiles
     rect: tuple = field(init=False)  # OpenCV rotated rectangle ((cx, cy), (w, h), degrees)
@@ -66,7 +69,11 @@ class Region:
         into rows."""
         out = []
         if self.depth < MAX_DEPTH:
-            parts = _seam_cut(self.points, self.rect, self.maps[0])
+            xy = self.points.astype(int)
+            on_seam = self.maps[0][xy[:, 1], xy[:, 0]] > SEAM_EDGE
+            if self.depth == 0:  # the gap between two rows: a mix of face and table
+                on_seam |= self.maps[2][xy[:, 1], xy[:, 0]] > SEAM_TABLE
+            parts = _seam_cut(self.points, self.rect, on_seam)
             if parts is not None:
                 out.append([Region(p, self.maps, self.depth + 1) for p in parts])
             out += [[Region(p, self.maps, self.depth + 1, self.rows) for p in parts]
@@ -178,7 +185,7 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
     labels = cv2.watershed(cv2.merge([grey, grey, grey]), markers.astype(np.int32))
     face = (probs[:, :, 1] > 0.5) | holes.astype(bool)
     pieces = {k: p for k, p in _pixels_by_label(labels, labels > 1).items() if len(p) >= 40}
-    maps = (edge, face)
+    maps = (edge, face, probs[:, :, 0])
     found = {k: Region(p, maps) for k, p in pieces.items()}
     index = {k: i for i, k in enumerate(found)}
     merges = [Merge((index[a], index[b]), Region(np.concatenate([pieces[a], pieces[b]]), maps,
@@ -248,12 +255,12 @@ def _axes(rect) -> tuple[np.ndarray, np.ndarray]:
     return np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
 
 
-def _seam_cut(points: np.ndarray, rect, edge: np.ndarray) -> list[np.ndarray] | None:
-    """The region's pixels cut in two along its strongest seam, or None."""
+def _seam_cut(points: np.ndarray, rect, on_seam: np.ndarray) -> list[np.ndarray] | None:
+    """The region's pixels cut in two along its strongest seam, or None. ``on_seam``
+    (n,) bool: which of the pixels lie on a seam."""
     (cx, cy), (a, b), _ = rect
     if min(a, b) < 8:
         return None
-    on_seam = edge[points[:, 1].astype(int), points[:, 0].astype(int)] > SEAM_EDGE
     ex, ey = _axes(rect)
     d = points - (cx, cy)
     u, v = d @ ex, d @ ey
