@@ -21,6 +21,7 @@ from vision.tiles.pixels import CONTEXT, FEATURES, SCALES, context
 from vision.tiles.quads import overlap
 from vision.tiles.read import (
     TileReading,
+    _beside,
     _best,
     _distinct,
     _merge,
@@ -358,6 +359,36 @@ def test_a_tile_is_cut_off_the_glare_its_region_took_in():
     verdicts[id(region)], verdicts[id(tile)] = verdict(0.475), verdict(0.933)
     chosen = _best(region, verdicts)[1]
     assert tile in chosen and region not in chosen  # the scrap is chosen too, reads nothing
+
+
+def test_a_tile_missed_beside_a_sure_one_is_found_where_its_outline_shows():
+    """A tile read surely, and right of it, touching, the outline of a tile whose face
+    the finder missed (no region). That place is read; the places left of, above and
+    below the sure tile show no outline and are not even put to the face network."""
+    maps = (np.zeros((100, 160), np.float32), np.ones((100, 160), bool),
+            np.zeros((100, 160), np.float32))
+    ys, xs = np.mgrid[30:68, 30:56]  # a face 26 x 38 px, its outline 2.5 px further out
+    sure = find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
+    edge = np.zeros((100, 160), np.float32)
+    cv2.rectangle(edge, (58, 28), (87, 69), 1.0, 3)  # the missed tile's outline
+    missed = (72.5, 48.5)
+    red_seven = np.zeros(len(FACE_CLASSES), np.float32)
+    red_seven[FACE_CLASSES.index("7^")] = 0.99
+    red_seven[-1] = 0.01
+    asked = []
+
+    class Judge:
+        factor = 1.0
+
+        def judge(self, regions):
+            asked.extend(r.rect[0] for r in regions)
+            return [_Verdict(red_seven if np.hypot(*np.subtract(r.rect[0], missed)) < 2
+                             else verdict(0.01).face, np.float32([1, 0, 0, 0]), False)
+                    for r in regions]
+
+    found = _beside([sure], edge, Judge(), {id(sure): verdict(0.99)}, (160, 100))
+    assert [r.rect[0] for r in found] == [pytest.approx(missed, abs=1.5)]
+    assert all(x > 60 for x, _ in asked)  # nothing left of, above or below the sure tile
 
 
 def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge():

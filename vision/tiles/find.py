@@ -249,7 +249,7 @@ def _face_share(rect, face: np.ndarray) -> float:
     return float(sub[mask > 0].mean()) if mask.any() else 0.0
 
 
-def _axes(rect) -> tuple[np.ndarray, np.ndarray]:
+def axes(rect) -> tuple[np.ndarray, np.ndarray]:
     """Unit vectors along the rectangle's first and second sides."""
     t = np.deg2rad(rect[2])
     return np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
@@ -261,7 +261,7 @@ def _seam_cut(points: np.ndarray, rect, on_seam: np.ndarray) -> list[np.ndarray]
     (cx, cy), (a, b), _ = rect
     if min(a, b) < 8:
         return None
-    ex, ey = _axes(rect)
+    ex, ey = axes(rect)
     d = points - (cx, cy)
     u, v = d @ ex, d @ ey
     least = int(np.ceil(max(0.5 * min(a, b) / TILE_ASPECT, 4.0)))  # half a narrow side
@@ -330,7 +330,7 @@ def _row_cuts(points: np.ndarray, rect) -> list[list[np.ndarray]]:
     long, short = max(a, b), min(a, b)
     if short < 8:
         return []
-    ex, ey = _axes(rect)
+    ex, ey = axes(rect)
     along = (points - (cx, cy)) @ (ex if a >= b else ey)
     widest = max(2, round(TILE_ASPECT * long / short * 1.15))
     out = []

@@ -5,7 +5,9 @@ classes; ``face`` cuts each out upright; the face network (a small convolutional
 network, ``cnn``) names the number (or joker, or "not a tile") and which way up it
 is, and the ink's colour, from the ink measured against the tile's own face.
 A tile's confidence is the probability of its number times that of its colour. Tiles
-that touch the photo's edge are reported as cut and never counted.
+that touch the photo's edge are reported as cut and never counted. Last, the places
+beside tiles read surely are looked at once more (``_beside``): a tile whose face the
+finder took for the table is often one of a row whose other tiles it found.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, p
 EDGE_MARGIN = 2.5  # working pixels: a tile whose outline comes this close to the border is cut
 SURELY_ONE = 0.98  # a region whole at least this surely one tile is not cut further
 DUPLICATE = 0.5  # share of a reading's outline on a surer reading's that makes it a copy
+BESIDE_EDGE = 0.3  # share of a place beside a tile whose outline must show, to be judged
+OUTLINE_EDGE = 0.3  # edge probability above which a pixel shows an outline
+BESIDE_GAP = 0.1  # gap tried between a tile and its neighbour, in its side's length
+BESIDE_ROUNDS = 3  # times new tiles found beside others propose their own neighbours
 MERGED_SIZE = 1.6  # two regions merged are at most this many times a sure tile's area
 NOTHING = 0.25  # what a part of a cut that reads no tile costs the cut (``_best``)
 
@@ -155,9 +161,71 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
                for r in regions]
     sizes = [r.rect[1][0] * r.rect[1][1] for r in regions if id(r) in sure]
     _merge(choices, merges, judge, verdicts, np.median(sizes) if len(sizes) >= 3 else None)
-    readings = [_reading(r, verdicts[id(r)], factor, (w, h))
-                for _, chosen in choices for r in chosen if r.tile_like]
+    chosen = [r for _, parts in choices for r in parts if r.tile_like]
+    chosen += _beside(chosen, probs[:, :, 2], judge, verdicts, (w, h))
+    readings = [_reading(r, verdicts[id(r)], factor, (w, h)) for r in chosen]
     return _reading_order(_distinct([r for r in readings if r is not None]))
+
+
+def _beside(chosen: list[find.Region], edge: np.ndarray, judge: _Judge, verdicts: dict,
+            size: tuple[int, int]) -> list[find.Region]:
+    """Tiles the finder missed beside tiles read surely: faces the pixel classifier took
+    for the table (pink under warm light, washed out by glare) in a row or column whose
+    other tiles it found. Each sure tile proposes its four neighbours' places (itself
+    moved by one side's length, touching or BESIDE_GAP apart) where the photo shows an
+    outline (BESIDE_EDGE of it on pixels likely ``edge``, working scale) and no tile was
+    read; a place is kept where the face network reads a tile there surely. New tiles
+    propose their own neighbours, BESIDE_ROUNDS times at most."""
+    h, w = edge.shape
+    taken = [r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5]
+    seeds = [r for r in chosen if verdicts[id(r)].tile >= CONFIDENT]
+    found: list[find.Region] = []
+    for _ in range(BESIDE_ROUNDS):
+        places = [[p for p in _neighbour_places(r, axis, sign) if 0 <= p.rect[0][0] < w
+                   and 0 <= p.rect[0][1] < h and _on_outline(p, edge) >= BESIDE_EDGE
+                   and all(covered(t, p.corners(1.0)) <= DUPLICATE / 2 for t in taken)]
+                  for r in seeds for axis in (0, 1) for sign in (1, -1)]
+        flat = [p for alternatives in places for p in alternatives]
+        verdicts.update(zip(map(id, flat), judge.judge(flat), strict=True))
+        seeds = []
+        for alternatives in filter(None, places):
+            p = max(alternatives, key=lambda p: verdicts[id(p)].tile)
+            reading = _reading(p, verdicts[id(p)], judge.factor, size)
+            outline = p.corners(1.0)
+            if (reading is not None and reading.sure
+                    and all(covered(t, outline) <= DUPLICATE / 2 for t in taken)):
+                taken.append(outline)
+                seeds.append(p)
+        found += seeds
+    return found
+
+
+def _neighbour_places(region: find.Region, axis: int, sign: int) -> list[find.Region]:
+    """The region moved by its outline's length along its rectangle's first or second
+    axis (``axis`` 0 or 1), forwards or back (``sign`` 1 or -1): touching, and
+    BESIDE_GAP of that length apart."""
+    (cx, cy), (a, b), angle = region.rect
+    step = (a, b)[axis] + 2 * find.EDGE_BAND
+    unit = find.axes(region.rect)[axis] * sign
+    return [find.Region(cv2.boxPoints(((cx + dx, cy + dy), (a, b), angle)), region.maps,
+                        find.MAX_DEPTH, rows=False)
+            for dx, dy in (unit * step * (1 + gap) for gap in (0.0, BESIDE_GAP))]
+
+
+def _on_outline(region: find.Region, edge: np.ndarray) -> float:
+    """The share of the region's outline — its rectangle grown by the edge band, drawn
+    3 pixels wide — on pixels whose ``edge`` probability is above OUTLINE_EDGE; the
+    part outside the photo shows none."""
+    (cx, cy), (a, b), angle = region.rect
+    box = cv2.boxPoints(((cx, cy), (a + 2 * find.EDGE_BAND, b + 2 * find.EDGE_BAND), angle))
+    x0, y0 = np.floor(box.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 2
+    line = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.polylines(line, [np.round(box - (x0, y0)).astype(np.int32)], True, 1, 3)
+    ys, xs = np.nonzero(line)
+    ys, xs = ys + y0, xs + x0
+    inside = (xs >= 0) & (ys >= 0) & (xs < edge.shape[1]) & (ys < edge.shape[0])
+    return float((edge[ys[inside], xs[inside]] > OUTLINE_EDGE).sum() / max(len(xs), 1))
 
 
 def _reading_order(readings: list[TileReading]) -> list[TileReading]:
