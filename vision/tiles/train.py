@@ -1,6 +1,6 @@
 """Train the tile reader's models, offline, from labelled photos.
 
-    python -m vision.tiles.train ../shared/data/rummikub-photos --splits train --synthetic 800
+    python -m vision.tiles.train ../shared/data/rummikub-photos --splits train --synthetic 1600
 
 Reads the real photos of the splits named (``train/``; ``valid/`` is kept for tuning
 unless named too; never ``test/``, which is held out for benchmarks/tiles.py) plus
@@ -8,7 +8,7 @@ synthetic photos from ``vision.tiles.render``, and writes the pixel classifier's
 MLPs (``pixels.npz``, ``pixels_context.npz``) and the face network (``faces.npz``) to
 ``vision/tiles/models/``. The face network is fitted with PyTorch (the ``train``
 extra; kangle itself never needs it). Deterministic: the same data and seed give the
-same files. About forty-five minutes on one core.
+same files. About a hundred minutes on one core.
 """
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", type=Path, help="folder with train/ and valid/ splits")
-    ap.add_argument("--synthetic", type=int, default=800, help="synthetic photos to add")
+    ap.add_argument("--synthetic", type=int, default=1600, help="synthetic photos to add")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
