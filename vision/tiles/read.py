@@ -177,13 +177,14 @@ def _beside(chosen: list[find.Region], edge: np.ndarray, judge: _Judge, verdicts
     read; a place is kept where the face network reads a tile there surely. New tiles
     propose their own neighbours, BESIDE_ROUNDS times at most."""
     h, w = edge.shape
-    taken = [r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5]
+    taken = _Outlines([r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5])
     seeds = [r for r in chosen if verdicts[id(r)].tile >= CONFIDENT]
     found: list[find.Region] = []
     for _ in range(BESIDE_ROUNDS):
-        places = [[p for p in _neighbour_places(r, axis, sign) if 0 <= p.rect[0][0] < w
-                   and 0 <= p.rect[0][1] < h and _on_outline(p, edge) >= BESIDE_EDGE
-                   and all(covered(t, p.corners(1.0)) <= DUPLICATE / 2 for t in taken)]
+        places = [[find.Region(cv2.boxPoints(rect), r.maps, find.MAX_DEPTH, rows=False)
+                   for rect in _neighbour_places(r.rect, axis, sign)
+                   if 0 <= rect[0][0] < w and 0 <= rect[0][1] < h
+                   and taken.free(_grown(rect)) and _on_outline(rect, edge) >= BESIDE_EDGE]
                   for r in seeds for axis in (0, 1) for sign in (1, -1)]
         flat = [p for alternatives in places for p in alternatives]
         verdicts.update(zip(map(id, flat), judge.judge(flat), strict=True))
@@ -192,32 +193,61 @@ def _beside(chosen: list[find.Region], edge: np.ndarray, judge: _Judge, verdicts
             p = max(alternatives, key=lambda p: verdicts[id(p)].tile)
             reading = _reading(p, verdicts[id(p)], judge.factor, size)
             outline = p.corners(1.0)
-            if (reading is not None and reading.sure
-                    and all(covered(t, outline) <= DUPLICATE / 2 for t in taken)):
-                taken.append(outline)
+            if reading is not None and reading.sure and taken.free(outline):
+                taken.add(outline)
                 seeds.append(p)
         found += seeds
     return found
 
 
-def _neighbour_places(region: find.Region, axis: int, sign: int) -> list[find.Region]:
-    """The region moved by its outline's length along its rectangle's first or second
+class _Outlines:
+    """Outlines of tiles read ((4, 2) working pixels), with their centres and reach
+    (centre to farthest corner) so that only nearby ones are overlapped exactly."""
+
+    def __init__(self, outlines: list[np.ndarray]):
+        self.outlines: list[np.ndarray] = []
+        self.centres = np.zeros((0, 2))
+        self.reach = np.zeros(0)
+        for o in outlines:
+            self.add(o)
+
+    def add(self, outline: np.ndarray) -> None:
+        centre = outline.mean(axis=0)
+        self.outlines.append(outline)
+        self.centres = np.vstack([self.centres, centre])
+        self.reach = np.append(self.reach, np.linalg.norm(outline - centre, axis=1).max())
+
+    def free(self, outline: np.ndarray) -> bool:
+        """Whether no outline here covers more than half of DUPLICATE of ``outline``."""
+        centre = outline.mean(axis=0)
+        reach = np.linalg.norm(outline - centre, axis=1).max()
+        near = np.flatnonzero(np.linalg.norm(self.centres - centre, axis=1)
+                              < self.reach + reach)
+        return all(covered(self.outlines[i], outline) <= DUPLICATE / 2 for i in near)
+
+
+def _grown(rect) -> np.ndarray:
+    """(4, 2) corners of a rotated rectangle grown by the edge band: a tile's outline."""
+    (cx, cy), (a, b), angle = rect
+    return cv2.boxPoints(((cx, cy), (a + 2 * find.EDGE_BAND, b + 2 * find.EDGE_BAND), angle))
+
+
+def _neighbour_places(rect, axis: int, sign: int) -> list[tuple]:
+    """The rotated rectangle moved by its outline's length along its first or second
     axis (``axis`` 0 or 1), forwards or back (``sign`` 1 or -1): touching, and
     BESIDE_GAP of that length apart."""
-    (cx, cy), (a, b), angle = region.rect
+    (cx, cy), (a, b), angle = rect
     step = (a, b)[axis] + 2 * find.EDGE_BAND
-    unit = find.axes(region.rect)[axis] * sign
-    return [find.Region(cv2.boxPoints(((cx + dx, cy + dy), (a, b), angle)), region.maps,
-                        find.MAX_DEPTH, rows=False)
+    unit = find.axes(rect)[axis] * sign
+    return [((cx + dx, cy + dy), (a, b), angle)
             for dx, dy in (unit * step * (1 + gap) for gap in (0.0, BESIDE_GAP))]
 
 
-def _on_outline(region: find.Region, edge: np.ndarray) -> float:
-    """The share of the region's outline — its rectangle grown by the edge band, drawn
-    3 pixels wide — on pixels whose ``edge`` probability is above OUTLINE_EDGE; the
-    part outside the photo shows none."""
-    (cx, cy), (a, b), angle = region.rect
-    box = cv2.boxPoints(((cx, cy), (a + 2 * find.EDGE_BAND, b + 2 * find.EDGE_BAND), angle))
+def _on_outline(rect, edge: np.ndarray) -> float:
+    """The share of a tile's outline — the rotated rectangle grown by the edge band,
+    drawn 3 pixels wide — on pixels whose ``edge`` probability is above OUTLINE_EDGE;
+    the part outside the photo shows none."""
+    box = _grown(rect)
     x0, y0 = np.floor(box.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 2
     line = np.zeros((y1 - y0, x1 - x0), np.uint8)
