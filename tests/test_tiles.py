@@ -348,9 +348,9 @@ def test_a_tile_is_cut_off_the_glare_its_region_took_in():
     """A region holds a tile and, past a seam, a patch of glare: whole it is not
     surely a tile (0.475); cut along the seam it is a tile (0.933) and a scrap that
     reads nothing. The tile is read."""
-    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool),
-            np.zeros((100, 100), np.float32))
-    maps[0][52, :] = 1.0  # the seam
+    maps = find.Maps(edge=np.zeros((100, 100), np.float32), face=np.ones((100, 100), bool),
+                     table=np.zeros((100, 100), np.float32))
+    maps.edge[52, :] = 1.0  # the seam
     ys, xs = np.mgrid[10:70, 20:50]
     region = find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
     seam_cut = region.cuts[0]  # the others: at necks (none here) and into rows
@@ -365,8 +365,8 @@ def test_a_tile_missed_beside_a_sure_one_is_found_where_its_outline_shows():
     """A tile read surely, and right of it, touching, the outline of a tile whose face
     the finder missed (no region). That place is read; the places left of, above and
     below the sure tile show no outline and are not even put to the face network."""
-    maps = (np.zeros((100, 160), np.float32), np.ones((100, 160), bool),
-            np.zeros((100, 160), np.float32))
+    maps = find.Maps(edge=np.zeros((100, 160), np.float32), face=np.ones((100, 160), bool),
+                     table=np.zeros((100, 160), np.float32))
     ys, xs = np.mgrid[30:68, 30:56]  # a face 26 x 38 px, its outline 2.5 px further out
     sure = find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
     edge = np.zeros((100, 160), np.float32)
@@ -395,8 +395,8 @@ def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge()
     """A tile read at 0.89 beside a sliver of the tile the photo's edge cuts (too thin
     to be a tile, so it reads nothing): the two taken together are likelier not a tile
     (0.48), so the tile must stay as it was read — the sliver has nothing to lose."""
-    maps = (np.zeros((100, 100), np.float32), np.ones((100, 100), bool),
-            np.zeros((100, 100), np.float32))
+    maps = find.Maps(edge=np.zeros((100, 100), np.float32), face=np.ones((100, 100), bool),
+                     table=np.zeros((100, 100), np.float32))
     ys, xs = np.mgrid[20:62, 40:70]
     tile = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32)
     ys, xs = np.mgrid[20:62, 72:76]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -47,13 +48,21 @@ NEAR = 4.0  # working pixels: regions this close are neighbours, which may be on
 SURE = 0.98  # first-guess probability of background or face that needs no second look
 
 
+class Maps(NamedTuple):
+    """What the pixel classifier says of the whole photo, working scale (H, W)."""
+
+    edge: np.ndarray  # float32 probability of tile edge
+    face: np.ndarray  # bool: face (likelier face than not, or table wholly within a tile)
+    table: np.ndarray  # float32 probability of background
+
+
 @dataclass(eq=False)  # a region is itself: readers key verdicts by identity
 class Region:
     """Pixels that may be one tile, with the alternative ways to cut them into tiles
     (worked out only when asked for: most regions are plainly one tile)."""
 
     points: np.ndarray  # (n, 2) float32 x, y of its pixels, working pixels
-    maps: tuple[np.ndarray, ...]  # the photo's edge probability, face mask, table probability
+    maps: Maps  # the photo's pixel classes
     depth: int = 0  # seam or neck cuts made to reach it
     rows: bool = True  # whether it may be cut into a row of tiles
     rect: tuple = field(init=False)  # OpenCV rotated rectangle ((cx, cy), (w, h), degrees)
@@ -61,7 +70,7 @@ class Region:
 
     def __post_init__(self):
         self.rect = cv2.minAreaRect(self.points)
-        self.face = _face_share(self.rect, self.maps[1])
+        self.face = _face_share(self.rect, self.maps.face)
 
     @cached_property
     def cuts(self) -> list[list[Region]]:
@@ -70,9 +79,9 @@ class Region:
         out = []
         if self.depth < MAX_DEPTH:
             xy = self.points.astype(int)
-            on_seam = self.maps[0][xy[:, 1], xy[:, 0]] > SEAM_EDGE
+            on_seam = self.maps.edge[xy[:, 1], xy[:, 0]] > SEAM_EDGE
             if self.depth == 0:  # the gap between two rows: a mix of face and table
-                on_seam |= self.maps[2][xy[:, 1], xy[:, 0]] > SEAM_TABLE
+                on_seam |= self.maps.table[xy[:, 1], xy[:, 0]] > SEAM_TABLE
             parts = _seam_cut(self.points, self.rect, on_seam)
             if parts is not None:
                 out.append([Region(p, self.maps, self.depth + 1) for p in parts])
@@ -105,9 +114,14 @@ class Region:
     def corners(self, factor: float) -> np.ndarray:
         """(4, 2) corners in the full-size photo's pixels, the tile's edge included
         (the region itself stops where the edge begins)."""
-        (cx, cy), (a, b), angle = self.rect
-        grown = ((cx, cy), (a + 2 * EDGE_BAND, b + 2 * EDGE_BAND), angle)
-        return cv2.boxPoints(grown) / factor
+        return outline(self.rect) / factor
+
+
+def outline(rect) -> np.ndarray:
+    """(4, 2) corners of a tile's outline round a rotated rectangle of its face
+    (working pixels): the rectangle grown by the edge band."""
+    (cx, cy), (a, b), angle = rect
+    return cv2.boxPoints(((cx, cy), (a + 2 * EDGE_BAND, b + 2 * EDGE_BAND), angle))
 
 
 @dataclass(frozen=True)
@@ -185,7 +199,7 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
     labels = cv2.watershed(cv2.merge([grey, grey, grey]), markers.astype(np.int32))
     face = (probs[:, :, 1] > 0.5) | holes.astype(bool)
     pieces = {k: p for k, p in _pixels_by_label(labels, labels > 1).items() if len(p) >= 40}
-    maps = (edge, face, probs[:, :, 0])
+    maps = Maps(edge, face, probs[:, :, 0])
     found = {k: Region(p, maps) for k, p in pieces.items()}
     index = {k: i for i, k in enumerate(found)}
     merges = [Merge((index[a], index[b]), Region(np.concatenate([pieces[a], pieces[b]]), maps,

@@ -184,7 +184,7 @@ def _beside(chosen: list[find.Region], edge: np.ndarray, judge: _Judge, verdicts
         places = [[find.Region(cv2.boxPoints(rect), r.maps, find.MAX_DEPTH, rows=False)
                    for rect in _neighbour_places(r.rect, axis, sign)
                    if 0 <= rect[0][0] < w and 0 <= rect[0][1] < h
-                   and taken.free(_grown(rect)) and _on_outline(rect, edge) >= BESIDE_EDGE]
+                   and taken.free(find.outline(rect)) and _on_outline(rect, edge) >= BESIDE_EDGE]
                   for r in seeds for axis in (0, 1) for sign in (1, -1)]
         flat = [p for alternatives in places for p in alternatives]
         verdicts.update(zip(map(id, flat), judge.judge(flat), strict=True))
@@ -226,12 +226,6 @@ class _Outlines:
         return all(covered(self.outlines[i], outline) <= DUPLICATE / 2 for i in near)
 
 
-def _grown(rect) -> np.ndarray:
-    """(4, 2) corners of a rotated rectangle grown by the edge band: a tile's outline."""
-    (cx, cy), (a, b), angle = rect
-    return cv2.boxPoints(((cx, cy), (a + 2 * find.EDGE_BAND, b + 2 * find.EDGE_BAND), angle))
-
-
 def _neighbour_places(rect, axis: int, sign: int) -> list[tuple]:
     """The rotated rectangle moved by its outline's length along its first or second
     axis (``axis`` 0 or 1), forwards or back (``sign`` 1 or -1): touching, and
@@ -247,7 +241,7 @@ def _on_outline(rect, edge: np.ndarray) -> float:
     """The share of a tile's outline — the rotated rectangle grown by the edge band,
     drawn 3 pixels wide — on pixels whose ``edge`` probability is above OUTLINE_EDGE;
     the part outside the photo shows none."""
-    box = _grown(rect)
+    box = find.outline(rect)
     x0, y0 = np.floor(box.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 2
     line = np.zeros((y1 - y0, x1 - x0), np.uint8)
