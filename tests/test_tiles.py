@@ -20,11 +20,15 @@ from vision.tiles.model import COLOURS, FACE_CLASSES
 from vision.tiles.pixels import CONTEXT, FEATURES, SCALES, context
 from vision.tiles.quads import overlap
 from vision.tiles.read import (
+    INK_OFFSET,
     TileReading,
+    _anchored,
     _beside,
     _best,
     _distinct,
+    _fitted,
     _merge,
+    _Outlines,
     _reading_order,
     _Verdict,
     read_tiles,
@@ -361,34 +365,104 @@ def test_a_tile_is_cut_off_the_glare_its_region_took_in():
     assert tile in chosen and region not in chosen  # the scrap is chosen too, reads nothing
 
 
+def face_region(maps: find.Maps, x0: int, y0: int, x1: int, y1: int) -> find.Region:
+    """A region of the face pixels x0 <= x < x1, y0 <= y < y1 (working pixels)."""
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    return find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
+
+
+class OnlyThere:
+    """A face network that reads a red 7 surely on a place centred within 2 px of
+    ``where`` and nothing anywhere else; it notes the centre of every place it is shown."""
+
+    factor = 1.0
+
+    def __init__(self, where):
+        self.where, self.asked = where, []
+
+    def judge(self, regions):
+        seven = np.zeros(len(FACE_CLASSES), np.float32)
+        seven[FACE_CLASSES.index("7^")], seven[-1] = 0.99, 0.01
+        self.asked.extend(r.rect[0] for r in regions)
+        return [_Verdict(seven if np.hypot(*np.subtract(r.rect[0], self.where)) < 2
+                         else verdict(0.01).face, np.float32([1, 0, 0, 0]), False)
+                for r in regions]
+
+
 def test_a_tile_missed_beside_a_sure_one_is_found_where_its_outline_shows():
     """A tile read surely, and right of it, touching, the outline of a tile whose face
     the finder missed (no region). That place is read; the places left of, above and
     below the sure tile show no outline and are not even put to the face network."""
     maps = find.Maps(edge=np.zeros((100, 160), np.float32), face=np.ones((100, 160), bool),
                      table=np.zeros((100, 160), np.float32))
-    ys, xs = np.mgrid[30:68, 30:56]  # a face 26 x 38 px, its outline 2.5 px further out
-    sure = find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
-    edge = np.zeros((100, 160), np.float32)
-    cv2.rectangle(edge, (58, 28), (87, 69), 1.0, 3)  # the missed tile's outline
-    missed = (72.5, 48.5)
-    red_seven = np.zeros(len(FACE_CLASSES), np.float32)
-    red_seven[FACE_CLASSES.index("7^")] = 0.99
-    red_seven[-1] = 0.01
-    asked = []
+    sure = face_region(maps, 30, 30, 56, 68)  # a face 26 x 38 px, its outline 2.5 px out
+    cv2.rectangle(maps.edge, (58, 28), (87, 69), 1.0, 3)  # the missed tile's outline
+    judge = OnlyThere((72.5, 48.5))
+    found = _beside([sure], _Outlines([sure.corners(1.0)]), judge, {id(sure): verdict(0.99)},
+                    (160, 100))
+    assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.5)]
+    assert all(x > 60 for x, _ in judge.asked)  # nothing left of, above or below the sure tile
 
-    class Judge:
-        factor = 1.0
 
-        def judge(self, regions):
-            asked.extend(r.rect[0] for r in regions)
-            return [_Verdict(red_seven if np.hypot(*np.subtract(r.rect[0], missed)) < 2
-                             else verdict(0.01).face, np.float32([1, 0, 0, 0]), False)
-                    for r in regions]
+def test_a_tile_half_taken_for_the_table_is_found_in_its_regions_corner():
+    """A tile read surely (face 26 x 38 px) and, apart from it, a tile whose outline
+    shows but whose face the finder found only in its right half (a region 13 x 38
+    px): read whole, the half is no tile. The tile is found by placing a tile of the
+    sure one's size in the half's corners, at its true place, and the sure tile's own
+    region is not looked into."""
+    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
+                     table=np.zeros((100, 200), np.float32))
+    sure = face_region(maps, 20, 30, 46, 68)
+    cv2.rectangle(maps.edge, (97, 28), (126, 69), 1.0, 3)  # the half-found tile's outline
+    half = face_region(maps, 112, 30, 125, 68)
+    judge = OnlyThere((111.5, 48.5))
+    verdicts = {id(sure): verdict(0.99), id(half): verdict(0.02)}
+    found = _anchored([sure, half], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts,
+                      (200, 100))
+    assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.5)]
+    assert [r.rect[1] for r in found] == [pytest.approx(sure.rect[1], abs=0.5)]
+    assert judge.asked and all(x > 90 for x, _ in judge.asked)
 
-    found = _beside([sure], edge, Judge(), {id(sure): verdict(0.99)}, (160, 100))
-    assert [r.rect[0] for r in found] == [pytest.approx(missed, abs=1.5)]
-    assert all(x > 60 for x, _ in asked)  # nothing left of, above or below the sure tile
+
+def test_a_tile_whose_face_was_lost_but_for_its_number_is_found_round_it():
+    """A tile read surely, and apart from it only a tile's number (a region 10 x 8 px,
+    the face round it lost in glare, no outline showing): a tile of the sure one's size
+    and direction is placed round the number, the number in its upper half, and read."""
+    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
+                     table=np.zeros((100, 200), np.float32))
+    sure = face_region(maps, 20, 30, 46, 68)
+    number = face_region(maps, 107, 39, 117, 47)  # centre (111.5, 42.5)
+    judge = OnlyThere((111.5, 42.5 + INK_OFFSET * 38))
+    verdicts = {id(sure): verdict(0.99), id(number): verdict(0.01)}
+    found = _anchored([sure, number], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts,
+                      (200, 100))
+    assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.0)]
+
+
+def test_no_tile_is_placed_in_a_region_the_photos_border_cuts():
+    """The same number, but at the photo's left border: it may be the part of a tile the
+    photo shows, so no tile is placed there (it would be read whole and counted)."""
+    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
+                     table=np.zeros((100, 200), np.float32))
+    sure = face_region(maps, 80, 30, 106, 68)
+    at_border = face_region(maps, 0, 39, 30, 47)
+    judge = OnlyThere((15.0, 42.5 + INK_OFFSET * 38))
+    verdicts = {id(sure): verdict(0.99), id(at_border): verdict(0.01)}
+    assert _anchored([sure, at_border], [sure], _Outlines([sure.corners(1.0)]), judge,
+                     verdicts, (200, 100)) == []
+    assert judge.asked == []
+
+
+def test_a_tile_placed_near_its_outline_is_moved_and_turned_onto_it():
+    """A tile's outline in the edge map (a face 30 x 44 px at 20 degrees, centre
+    (80, 60)); a place of that size 5 px right, 4 px down and 7 degrees off is moved
+    onto it."""
+    edge = np.zeros((120, 160), np.float32)
+    truth = ((80.0, 60.0), (30.0, 44.0), 20.0)
+    cv2.polylines(edge, [np.round(find.outline(truth)).astype(np.int32)], True, 1.0, 2)
+    (cx, cy), wh, angle = _fitted(((85.0, 64.0), (30.0, 44.0), 27.0), edge)
+    assert (cx, cy) == (pytest.approx(80, abs=1.0), pytest.approx(60, abs=1.0))
+    assert angle == pytest.approx(20, abs=1.5) and wh == (30.0, 44.0)
 
 
 def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge():

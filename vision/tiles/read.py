@@ -35,6 +35,8 @@ OUTLINE_EDGE = 0.3  # edge probability above which a pixel shows an outline
 BESIDE_GAP = 0.1  # gap tried between a tile and its neighbour, in its side's length
 BESIDE_ROUNDS = 3  # times new tiles found beside others propose their own neighbours
 MERGED_SIZE = 1.6  # two regions merged are at most this many times a sure tile's area
+BORDER = 10  # working pixels: the region of a tile the photo's border cuts ends this near
+INK_OFFSET = 0.15  # a number's centre from its tile's, in the tile's length
 NOTHING = 0.25  # what a part of a cut that reads no tile costs the cut (``_best``)
 
 
@@ -162,42 +164,147 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     sizes = [r.rect[1][0] * r.rect[1][1] for r in regions if id(r) in sure]
     _merge(choices, merges, judge, verdicts, np.median(sizes) if len(sizes) >= 3 else None)
     chosen = [r for _, parts in choices for r in parts if r.tile_like]
-    chosen += _beside(chosen, probs[:, :, 2], judge, verdicts, (w, h))
+    taken = _Outlines([r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5])
+    chosen += _anchored(regions, chosen, taken, judge, verdicts, (w, h))
+    chosen += _beside(chosen, taken, judge, verdicts, (w, h))
     readings = [_reading(r, verdicts[id(r)], factor, (w, h)) for r in chosen]
     return _reading_order(_distinct([r for r in readings if r is not None]))
 
 
-def _beside(chosen: list[find.Region], edge: np.ndarray, judge: _Judge, verdicts: dict,
+def _beside(chosen: list[find.Region], taken: _Outlines, judge: _Judge, verdicts: dict,
             size: tuple[int, int]) -> list[find.Region]:
     """Tiles the finder missed beside tiles read surely: faces the pixel classifier took
     for the table (pink under warm light, washed out by glare) in a row or column whose
     other tiles it found. Each sure tile proposes its four neighbours' places (itself
-    moved by one side's length, touching or BESIDE_GAP apart) where the photo shows an
-    outline (BESIDE_EDGE of it on pixels likely ``edge``, working scale) and no tile was
-    read; a place is kept where the face network reads a tile there surely. New tiles
-    propose their own neighbours, BESIDE_ROUNDS times at most."""
-    h, w = edge.shape
-    taken = _Outlines([r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5])
+    moved by one side's length, touching or BESIDE_GAP apart), judged where the photo
+    shows their outline and no tile was read (``taken``); a place is kept where the face
+    network reads a tile there surely. New tiles propose their own neighbours,
+    BESIDE_ROUNDS times at most."""
     seeds = [r for r in chosen if verdicts[id(r)].tile >= CONFIDENT]
     found: list[find.Region] = []
     for _ in range(BESIDE_ROUNDS):
-        places = [[find.Region(cv2.boxPoints(rect), r.maps, find.MAX_DEPTH, rows=False)
-                   for rect in _neighbour_places(r.rect, axis, sign)
-                   if 0 <= rect[0][0] < w and 0 <= rect[0][1] < h
-                   and taken.free(find.outline(rect)) and _on_outline(rect, edge) >= BESIDE_EDGE]
-                  for r in seeds for axis in (0, 1) for sign in (1, -1)]
-        flat = [p for alternatives in places for p in alternatives]
-        verdicts.update(zip(map(id, flat), judge.judge(flat), strict=True))
-        seeds = []
-        for alternatives in filter(None, places):
-            p = max(alternatives, key=lambda p: verdicts[id(p)].tile)
-            reading = _reading(p, verdicts[id(p)], judge.factor, size)
-            outline = p.corners(1.0)
-            if reading is not None and reading.sure and taken.free(outline):
-                taken.add(outline)
-                seeds.append(p)
+        places = [p for r in seeds for axis in (0, 1) for sign in (1, -1)
+                  for p in _places(_neighbour_places(r.rect, axis, sign), r.maps, taken)]
+        seeds = _surely_tiles(places, judge, verdicts, taken, size)
         found += seeds
     return found
+
+
+def _anchored(regions: list[find.Region], chosen: list[find.Region], taken: _Outlines,
+              judge: _Judge, verdicts: dict, size: tuple[int, int]) -> list[find.Region]:
+    """Tiles in regions where no tile was read (``taken``): a part of a tile (the rest
+    of its face taken for the table or washed out by glare), a block of touching tiles
+    that no cut parted, or only a tile's number. Tiles the size of the nearest tile
+    read surely are placed in each corner of such a region, both ways round, where the
+    photo shows their outline, and round its middle in that tile's direction
+    (``_centred_places``). A place the face network reads surely as a tile is fitted
+    to the outline the photo shows (``_fitted``), judged again and kept if still sure.
+    Regions at the photo's border are left alone (``_inside``)."""
+    sure = [r for r in chosen if verdicts[id(r)].tile >= CONFIDENT]
+    if not sure:
+        return []
+    centres = np.array([r.rect[0] for r in sure])
+    places = []
+    for region in regions:
+        if not taken.free(region.corners(1.0)) or not _inside(region):
+            continue
+        near = sure[int(np.argmin(np.linalg.norm(centres - region.rect[0], axis=1)))]
+        places += _places(_corner_places(region.rect, near.rect[1]), region.maps, taken)
+        places += _places(_centred_places(region.rect, near.rect), region.maps, taken, 0.0)
+    verdicts.update(zip(map(id, places), judge.judge(places), strict=True))
+    fitted = [_place(_fitted(p.rect, p.maps.edge), p.maps) for p in places
+              if verdicts[id(p)].tile >= CONFIDENT
+              and not _reading(p, verdicts[id(p)], judge.factor, size).cut]
+    return _surely_tiles(fitted, judge, verdicts, taken, size)
+
+
+def _fitted(rect, edge: np.ndarray) -> tuple:
+    """The rotated rectangle moved and turned a little (its size kept) to where most of
+    its outline lies on edge pixels (``_on_outline``): steps of a tenth, a twentieth and
+    a fortieth of its shorter side, and of 4, 2 and 1 degrees, while it gains."""
+    best, score = rect, _on_outline(rect, edge)
+    for k in (1, 2, 4):
+        step, turn = min(rect[1]) * 0.1 / k, 4.0 / k
+        while True:
+            (cx, cy), wh, angle = best
+            u, v = find.axes(best)
+            moves = [((cx + d[0], cy + d[1]), wh, angle)
+                     for d in (step * u, -step * u, step * v, -step * v)]
+            moves += [((cx, cy), wh, angle + turn), ((cx, cy), wh, angle - turn)]
+            scores = [_on_outline(m, edge) for m in moves]
+            if max(scores) <= score:
+                break
+            score = max(scores)
+            best = moves[int(np.argmax(scores))]
+    return best
+
+
+def _places(rects: list[tuple], maps: find.Maps, taken: _Outlines,
+            shown: float = BESIDE_EDGE) -> list[find.Region]:
+    """Regions for those of the rotated rectangles (tiles' faces, working pixels) whose
+    centre is in the photo, where no tile was read (``taken``) and the photo shows a
+    tile's outline: BESIDE_EDGE of it on pixels likely edge (``_on_outline``)."""
+    h, w = maps.edge.shape
+    return [_place(rect, maps) for rect in rects if 0 <= rect[0][0] < w and 0 <= rect[0][1] < h
+            and taken.free(find.outline(rect)) and _on_outline(rect, maps.edge) >= shown]
+
+
+def _place(rect, maps: find.Maps) -> find.Region:
+    """A region filling a rotated rectangle (a tile's face, working pixels), not cut."""
+    return find.Region(cv2.boxPoints(rect), maps, find.MAX_DEPTH, rows=False)
+
+
+def _surely_tiles(places: list[find.Region], judge: _Judge, verdicts: dict,
+                  taken: _Outlines, size: tuple[int, int]) -> list[find.Region]:
+    """The places the face network reads surely as tiles, surest first, each kept only
+    where no tile read or kept before it lies (``taken``, which the kept join)."""
+    verdicts.update(zip(map(id, places), judge.judge(places), strict=True))
+    kept = []
+    for p in sorted(places, key=lambda p: -verdicts[id(p)].tile):
+        reading = _reading(p, verdicts[id(p)], judge.factor, size)
+        outline = p.corners(1.0)
+        if reading is not None and reading.sure and taken.free(outline):
+            taken.add(outline)
+            kept.append(p)
+    return kept
+
+
+def _corner_places(rect, tile: tuple[float, float]) -> list[tuple]:
+    """Rotated rectangles of a tile's face size (``tile``, its two sides) lying in the
+    corners of the rotated rectangle ``rect`` along its sides, both ways round: eight."""
+    (cx, cy), (w, h), angle = rect
+    u, v = find.axes(rect)
+    short, long = sorted(tile)
+    out = []
+    for su in (1, -1):
+        for sv in (1, -1):
+            corner = np.array([cx, cy]) + su * w / 2 * u + sv * h / 2 * v
+            for a, b in ((short, long), (long, short)):
+                c = corner - su * a / 2 * u - sv * b / 2 * v
+                out.append(((float(c[0]), float(c[1])), (a, b), angle))
+    return out
+
+
+def _inside(region: find.Region) -> bool:
+    """Whether the region's rectangle lies inside the photo, further than BORDER from
+    its border: one that does not may be the part of a tile the photo shows, and a
+    tile placed in it would be read whole where it is cut."""
+    h, w = region.maps.edge.shape
+    box = cv2.boxPoints(region.rect)
+    return bool((box >= BORDER).all() and (box[:, 0] <= w - 1 - BORDER).all()
+                and (box[:, 1] <= h - 1 - BORDER).all())
+
+
+def _centred_places(rect, tile) -> list[tuple]:
+    """Rotated rectangles of the size and direction of ``tile`` round the middle of
+    ``rect``: centred on it, and moved along the tile's length by INK_OFFSET of it either
+    way (a region that is only a tile's number, its face lost in glare or taken for the
+    table, lies in the upper half of the tile)."""
+    (_, _), (a, b), angle = tile
+    long_axis = find.axes(tile)[int(b > a)]
+    centre = np.array(rect[0])
+    return [(tuple((centre + k * INK_OFFSET * max(a, b) * long_axis).tolist()), (a, b), angle)
+            for k in (0, 1, -1)]
 
 
 class _Outlines:
