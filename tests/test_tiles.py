@@ -453,6 +453,23 @@ def test_no_tile_is_placed_in_a_region_the_photos_border_cuts():
     assert judge.asked == []
 
 
+def test_a_block_of_tiles_the_photos_border_cuts_is_looked_into_away_from_the_border():
+    """A block of touching tiles running off the photo's left border, three tiles long
+    (a region 78 x 38 px that no cut parted): a tile is placed in its corners away from
+    the border, where the outline of its last tile shows, and read; none at the border."""
+    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
+                     table=np.zeros((100, 200), np.float32))
+    sure = face_region(maps, 120, 30, 146, 68)
+    block = face_region(maps, 0, 30, 78, 68)
+    cv2.rectangle(maps.edge, (49, 28), (80, 69), 1.0, 3)  # the block's last tile's outline
+    judge = OnlyThere((64.5, 48.5))
+    verdicts = {id(sure): verdict(0.99), id(block): verdict(0.01)}
+    found = _anchored([sure, block], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts,
+                      (200, 100))
+    assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.0)]
+    assert judge.asked and all(x > 30 for x, _ in judge.asked)
+
+
 def test_a_tile_placed_near_its_outline_is_moved_and_turned_onto_it():
     """A tile's outline in the edge map (a face 30 x 44 px at 20 degrees, centre
     (80, 60)); a place of that size 5 px right, 4 px down and 7 degrees off is moved

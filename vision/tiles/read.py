@@ -36,6 +36,7 @@ BESIDE_GAP = 0.1  # gap tried between a tile and its neighbour, in its side's le
 BESIDE_ROUNDS = 3  # times new tiles found beside others propose their own neighbours
 MERGED_SIZE = 1.6  # two regions merged are at most this many times a sure tile's area
 BORDER = 10  # working pixels: the region of a tile the photo's border cuts ends this near
+BLOCK = 2.0  # a region the photo's border cuts is a block of tiles if this many tiles large
 INK_OFFSET = 0.15  # a number's centre from its tile's, in the tile's length
 NOTHING = 0.25  # what a part of a cut that reads no tile costs the cut (``_best``)
 
@@ -199,18 +200,23 @@ def _anchored(regions: list[find.Region], chosen: list[find.Region], taken: _Out
     photo shows their outline, and round its middle in that tile's direction
     (``_centred_places``). A place the face network reads surely as a tile is fitted
     to the outline the photo shows (``_fitted``), judged again and kept if still sure.
-    Regions at the photo's border are left alone (``_inside``)."""
+    A region reaching the photo's border (``_inside``) may be the part of a tile the
+    photo shows, which a tile placed in it would read whole: it is left alone unless
+    it is a block of tiles (BLOCK tiles large), and then only its corners away from the
+    border are used."""
     sure = [r for r in chosen if verdicts[id(r)].tile >= CONFIDENT]
     if not sure:
         return []
     centres = np.array([r.rect[0] for r in sure])
     places = []
-    for region in regions:
-        if not taken.free(region.corners(1.0)) or not _inside(region):
-            continue
+    for region in filter(lambda r: taken.free(r.corners(1.0)), regions):
         near = sure[int(np.argmin(np.linalg.norm(centres - region.rect[0], axis=1)))]
-        places += _places(_corner_places(region.rect, near.rect[1]), region.maps, taken)
-        places += _places(_centred_places(region.rect, near.rect), region.maps, taken, 0.0)
+        shape = region.maps.edge.shape
+        if all(_inside(c, shape) for c in cv2.boxPoints(region.rect)):
+            places += _places(_centred_places(region.rect, near.rect), region.maps, taken, 0.0)
+        elif np.prod(region.rect[1]) < BLOCK * np.prod(near.rect[1]):
+            continue
+        places += _places(_corner_places(region.rect, near.rect[1], shape), region.maps, taken)
     verdicts.update(zip(map(id, places), judge.judge(places), strict=True))
     fitted = [_place(_fitted(p.rect, p.maps.edge), p.maps) for p in places
               if verdicts[id(p)].tile >= CONFIDENT
@@ -269,9 +275,10 @@ def _surely_tiles(places: list[find.Region], judge: _Judge, verdicts: dict,
     return kept
 
 
-def _corner_places(rect, tile: tuple[float, float]) -> list[tuple]:
+def _corner_places(rect, tile: tuple[float, float], shape: tuple[int, int]) -> list[tuple]:
     """Rotated rectangles of a tile's face size (``tile``, its two sides) lying in the
-    corners of the rotated rectangle ``rect`` along its sides, both ways round: eight."""
+    corners of the rotated rectangle ``rect`` along its sides, both ways round; none in
+    a corner at the photo's border (``shape``): there the photo cut the region."""
     (cx, cy), (w, h), angle = rect
     u, v = find.axes(rect)
     short, long = sorted(tile)
@@ -279,20 +286,19 @@ def _corner_places(rect, tile: tuple[float, float]) -> list[tuple]:
     for su in (1, -1):
         for sv in (1, -1):
             corner = np.array([cx, cy]) + su * w / 2 * u + sv * h / 2 * v
+            if not _inside(corner, shape):
+                continue
             for a, b in ((short, long), (long, short)):
                 c = corner - su * a / 2 * u - sv * b / 2 * v
                 out.append(((float(c[0]), float(c[1])), (a, b), angle))
     return out
 
 
-def _inside(region: find.Region) -> bool:
-    """Whether the region's rectangle lies inside the photo, further than BORDER from
-    its border: one that does not may be the part of a tile the photo shows, and a
-    tile placed in it would be read whole where it is cut."""
-    h, w = region.maps.edge.shape
-    box = cv2.boxPoints(region.rect)
-    return bool((box >= BORDER).all() and (box[:, 0] <= w - 1 - BORDER).all()
-                and (box[:, 1] <= h - 1 - BORDER).all())
+def _inside(point, shape: tuple[int, int]) -> bool:
+    """Whether a point (x, y, working pixels) lies inside the photo (``shape``), further
+    than BORDER from its border."""
+    return bool(BORDER <= point[0] <= shape[1] - 1 - BORDER
+                and BORDER <= point[1] <= shape[0] - 1 - BORDER)
 
 
 def _centred_places(rect, tile) -> list[tuple]:
