@@ -5,9 +5,11 @@ classes; ``face`` cuts each out upright; the face network (a small convolutional
 network, ``cnn``) names the number (or joker, or "not a tile") and which way up it
 is, and the ink's colour, from the ink measured against the tile's own face.
 A tile's confidence is the probability of its number times that of its colour. Tiles
-that touch the photo's edge are reported as cut and never counted. Last, the places
-beside tiles read surely are looked at once more (``_beside``): a tile whose face the
-finder took for the table is often one of a row whose other tiles it found.
+that touch the photo's edge are reported as cut and never counted. Last, tiles are
+placed where the finder's regions read none (``_anchored``: a part of a tile, a block
+of tiles no cut parted, a lone number) and beside tiles read surely (``_beside``: a
+tile whose face the finder took for the table is often one of a row whose other
+tiles it found), and kept where the face network reads them surely.
 """
 
 from __future__ import annotations
@@ -249,7 +251,7 @@ def _places(rects: list[tuple], maps: find.Maps, taken: _Outlines,
             shown: float = BESIDE_EDGE) -> list[find.Region]:
     """Regions for those of the rotated rectangles (tiles' faces, working pixels) whose
     centre is in the photo, where no tile was read (``taken``) and the photo shows a
-    tile's outline: BESIDE_EDGE of it on pixels likely edge (``_on_outline``)."""
+    tile's outline: at least ``shown`` of it on pixels likely edge (``_on_outline``)."""
     h, w = maps.edge.shape
     return [_place(rect, maps) for rect in rects if 0 <= rect[0][0] < w and 0 <= rect[0][1] < h
             and taken.free(find.outline(rect)) and _on_outline(rect, maps.edge) >= shown]
