@@ -341,6 +341,12 @@ def test_a_reading_lying_on_a_surer_one_is_dropped_and_neighbours_kept():
     assert sorted(k.confidence for k in kept) == [0.95, 0.97, 0.99]
 
 
+def blank_maps(h: int, w: int) -> find.Maps:
+    """Pixel maps (working pixels, h × w) of all face: no edge, no table."""
+    return find.Maps(edge=np.zeros((h, w), np.float32), face=np.ones((h, w), bool),
+                     table=np.zeros((h, w), np.float32))
+
+
 def verdict(p_tile: float) -> _Verdict:
     """The face network's verdict on a region that is a tile with probability p_tile."""
     face = np.zeros(len(FACE_CLASSES), np.float32)
@@ -352,8 +358,7 @@ def test_a_tile_is_cut_off_the_glare_its_region_took_in():
     """A region holds a tile and, past a seam, a patch of glare: whole it is not
     surely a tile (0.475); cut along the seam it is a tile (0.933) and a scrap that
     reads nothing. The tile is read."""
-    maps = find.Maps(edge=np.zeros((100, 100), np.float32), face=np.ones((100, 100), bool),
-                     table=np.zeros((100, 100), np.float32))
+    maps = blank_maps(100, 100)
     maps.edge[52, :] = 1.0  # the seam
     ys, xs = np.mgrid[10:70, 20:50]
     region = find.Region(np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32), maps)
@@ -393,8 +398,7 @@ def test_a_tile_missed_beside_a_sure_one_is_found_where_its_outline_shows():
     """A tile read surely, and right of it, touching, the outline of a tile whose face
     the finder missed (no region). That place is read; the places left of, above and
     below the sure tile show no outline and are not even put to the face network."""
-    maps = find.Maps(edge=np.zeros((100, 160), np.float32), face=np.ones((100, 160), bool),
-                     table=np.zeros((100, 160), np.float32))
+    maps = blank_maps(100, 160)
     sure = face_region(maps, 30, 30, 56, 68)  # a face 26 x 38 px, its outline 2.5 px out
     cv2.rectangle(maps.edge, (58, 28), (87, 69), 1.0, 3)  # the missed tile's outline
     judge = OnlyThere((72.5, 48.5))
@@ -410,8 +414,7 @@ def test_a_tile_half_taken_for_the_table_is_found_in_its_regions_corner():
     px): read whole, the half is no tile. The tile is found by placing a tile of the
     sure one's size in the half's corners, at its true place, and the sure tile's own
     region is not looked into."""
-    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
-                     table=np.zeros((100, 200), np.float32))
+    maps = blank_maps(100, 200)
     sure = face_region(maps, 20, 30, 46, 68)
     cv2.rectangle(maps.edge, (97, 28), (126, 69), 1.0, 3)  # the half-found tile's outline
     half = face_region(maps, 112, 30, 125, 68)
@@ -428,8 +431,7 @@ def test_a_tile_whose_face_was_lost_but_for_its_number_is_found_round_it():
     """A tile read surely, and apart from it only a tile's number (a region 10 x 8 px,
     the face round it lost in glare, no outline showing): a tile of the sure one's size
     and direction is placed round the number, the number in its upper half, and read."""
-    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
-                     table=np.zeros((100, 200), np.float32))
+    maps = blank_maps(100, 200)
     sure = face_region(maps, 20, 30, 46, 68)
     number = face_region(maps, 107, 39, 117, 47)  # centre (111.5, 42.5)
     judge = OnlyThere((111.5, 42.5 + INK_OFFSET * 38))
@@ -442,8 +444,7 @@ def test_a_tile_whose_face_was_lost_but_for_its_number_is_found_round_it():
 def test_no_tile_is_placed_in_a_region_the_photos_border_cuts():
     """The same number, but at the photo's left border: it may be the part of a tile the
     photo shows, so no tile is placed there (it would be read whole and counted)."""
-    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
-                     table=np.zeros((100, 200), np.float32))
+    maps = blank_maps(100, 200)
     sure = face_region(maps, 80, 30, 106, 68)
     at_border = face_region(maps, 0, 39, 30, 47)
     judge = OnlyThere((15.0, 42.5 + INK_OFFSET * 38))
@@ -457,8 +458,7 @@ def test_a_block_of_tiles_the_photos_border_cuts_is_looked_into_away_from_the_bo
     """A block of touching tiles running off the photo's left border, three tiles long
     (a region 78 x 38 px that no cut parted): a tile is placed in its corners away from
     the border, where the outline of its last tile shows, and read; none at the border."""
-    maps = find.Maps(edge=np.zeros((100, 200), np.float32), face=np.ones((100, 200), bool),
-                     table=np.zeros((100, 200), np.float32))
+    maps = blank_maps(100, 200)
     sure = face_region(maps, 120, 30, 146, 68)
     block = face_region(maps, 0, 30, 78, 68)
     cv2.rectangle(maps.edge, (49, 28), (80, 69), 1.0, 3)  # the block's last tile's outline
@@ -486,8 +486,7 @@ def test_a_sliver_that_reads_nothing_does_not_take_its_tile_into_a_worse_merge()
     """A tile read at 0.89 beside a sliver of the tile the photo's edge cuts (too thin
     to be a tile, so it reads nothing): the two taken together are likelier not a tile
     (0.48), so the tile must stay as it was read — the sliver has nothing to lose."""
-    maps = find.Maps(edge=np.zeros((100, 100), np.float32), face=np.ones((100, 100), bool),
-                     table=np.zeros((100, 100), np.float32))
+    maps = blank_maps(100, 100)
     ys, xs = np.mgrid[20:62, 40:70]
     tile = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float32)
     ys, xs = np.mgrid[20:62, 72:76]
