@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+CHUNK = 4096  # rows worked at once by MLP.probabilities
+
 
 @dataclass
 class MLP:
@@ -25,12 +27,17 @@ class MLP:
     classes: tuple[str, ...]
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
-        """Class probabilities, shape (n, n_classes), for feature rows ``x`` (n, n_in)."""
+        """Class probabilities, shape (n, n_classes), for feature rows ``x`` (n, n_in).
+        Worked CHUNK rows at a time, so that a chunk's hidden layers stay in the CPU's
+        cache (a photo's pixels give hundreds of thousands of rows)."""
         weights, biases = self._layers
-        h = np.asarray(x, np.float32)
-        for w, b in zip(weights[:-1], biases[:-1], strict=True):
-            h = np.maximum(h @ w + b, 0.0)
-        return softmax(h @ weights[-1] + biases[-1])
+        out = []
+        for start in range(0, max(len(x), 1), CHUNK):
+            h = np.asarray(x[start:start + CHUNK], np.float32)
+            for w, b in zip(weights[:-1], biases[:-1], strict=True):
+                h = np.maximum(h @ w + b, 0.0)
+            out.append(softmax(h @ weights[-1] + biases[-1]))
+        return np.concatenate(out)
 
     @cached_property
     def _layers(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
