@@ -46,6 +46,7 @@ SQUARISH = 1.2  # long / short side below which a region is read both ways acros
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
 NEAR = 4.0  # working pixels: regions this close are neighbours, which may be one tile
 SURE = 0.98  # first-guess probability of background or face that needs no second look
+SECOND_CHUNK = 8192  # pixels given the second look at once (their rows stay in cache)
 
 
 class Maps(NamedTuple):
@@ -150,10 +151,11 @@ def unsure(guess: np.ndarray) -> np.ndarray:
     return cv2.dilate((~sure).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
 
 
-def second_inputs(f: np.ndarray, guess: np.ndarray, where) -> np.ndarray:
-    """(n, FEATURES + CONTEXT) rows for the second MLP: the features and the first
-    guess's context of the pixels ``where`` picks (a mask or index arrays)."""
-    return np.concatenate([f[where], context(guess)[where]], axis=1)
+def second_inputs(f: np.ndarray, around: np.ndarray, where) -> np.ndarray:
+    """(n, FEATURES + CONTEXT) rows for the second MLP: the features ``f`` and the
+    first guess's context ``around`` (``pixels.context``) of the pixels ``where``
+    picks (a mask or index arrays)."""
+    return np.concatenate([f[where], around[where]], axis=1)
 
 
 def pixel_classes(image: np.ndarray, model: PixelClassifier) -> tuple[np.ndarray, float]:
@@ -164,8 +166,11 @@ def pixel_classes(image: np.ndarray, model: PixelClassifier) -> tuple[np.ndarray
     small, factor = working_image(image)
     f = features(small)
     probs = first_guess(f, model.first)
-    where = unsure(probs)
-    probs[where] = model.second.probabilities(second_inputs(f, probs, where))
+    around = context(probs)
+    ys, xs = np.nonzero(unsure(probs))
+    for start in range(0, len(ys), SECOND_CHUNK):  # never all the rows at once
+        at = ys[start:start + SECOND_CHUNK], xs[start:start + SECOND_CHUNK]
+        probs[at] = model.second.probabilities(second_inputs(f, around, at))
     return probs, factor
 
 

@@ -26,7 +26,7 @@ from vision.tiles.face import balanced, ink, patch
 from vision.tiles.labels import LabelledPhoto, read_split
 from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
-from vision.tiles.pixels import features, working_image
+from vision.tiles.pixels import context, features, working_image
 from vision.tiles.quads import covered, overlap
 from vision.tiles.render import render_photo
 
@@ -77,7 +77,7 @@ def second_samples(photo: LabelledPhoto, image: np.ndarray, first: MLP, rng,
     f = features(small)
     guess = find.first_guess(f, first)
     at, y = _pick(label, find.unsure(guess), (per_class,) * 3, rng)
-    return find.second_inputs(f, guess, at), y
+    return find.second_inputs(f, context(guess), at), y
 
 
 def upright(p: np.ndarray) -> bool:
