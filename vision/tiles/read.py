@@ -316,8 +316,8 @@ def _centred_places(rect, tile) -> list[tuple]:
 
 
 class _Outlines:
-    """Outlines of tiles read ((4, 2) working pixels), with their centres and reach
-    (centre to farthest corner) so that only nearby ones are overlapped exactly."""
+    """Outlines of tiles ((4, 2) pixels), with their centres and reach (centre to
+    farthest corner) so that only nearby ones are overlapped exactly."""
 
     def __init__(self, outlines: list[np.ndarray]):
         self.outlines: list[np.ndarray] = []
@@ -332,13 +332,17 @@ class _Outlines:
         self.centres = np.vstack([self.centres, centre])
         self.reach = np.append(self.reach, np.linalg.norm(outline - centre, axis=1).max())
 
-    def free(self, outline: np.ndarray) -> bool:
-        """Whether no outline here covers more than half of DUPLICATE of ``outline``."""
+    def near(self, outline: np.ndarray) -> list[np.ndarray]:
+        """The outlines here that may overlap ``outline``: those whose circles round
+        their centres, out to their reach, meet its own (the others are apart)."""
         centre = outline.mean(axis=0)
         reach = np.linalg.norm(outline - centre, axis=1).max()
-        near = np.flatnonzero(np.linalg.norm(self.centres - centre, axis=1)
-                              < self.reach + reach)
-        return all(covered(self.outlines[i], outline) <= DUPLICATE / 2 for i in near)
+        close = np.linalg.norm(self.centres - centre, axis=1) < self.reach + reach
+        return [self.outlines[i] for i in np.flatnonzero(close)]
+
+    def free(self, outline: np.ndarray) -> bool:
+        """Whether no outline here covers more than half of DUPLICATE of ``outline``."""
+        return all(covered(o, outline) <= DUPLICATE / 2 for o in self.near(outline))
 
 
 def _neighbour_places(rect, axis: int, sign: int) -> list[tuple]:
@@ -396,10 +400,12 @@ def _distinct(readings: list[TileReading]) -> list[TileReading]:
     """The readings less those lying mostly (over DUPLICATE of their area) on a surer
     one: a tile's part the finder kept apart (a joker's face ring) read as a tile too."""
     kept: list[TileReading] = []
+    outlines = _Outlines([])
     for r in sorted(readings, key=lambda r: -r.confidence):
-        if all(covered(k.corners, r.corners) <= DUPLICATE
-               and covered(r.corners, k.corners) <= DUPLICATE for k in kept):
+        if all(covered(o, r.corners) <= DUPLICATE and covered(r.corners, o) <= DUPLICATE
+               for o in outlines.near(r.corners)):
             kept.append(r)
+            outlines.add(r.corners)
     return kept
 
 
