@@ -32,7 +32,7 @@ class MLP:
         cache (a photo's pixels give hundreds of thousands of rows)."""
         weights, biases = self._layers
         out = []
-        for start in range(0, max(len(x), 1), CHUNK):
+        for start in range(0, max(len(x), 1), CHUNK):  # no rows: one empty chunk
             h = np.asarray(x[start:start + CHUNK], np.float32)
             for w, b in zip(weights[:-1], biases[:-1], strict=True):
                 h = np.maximum(h @ w + b, 0.0)

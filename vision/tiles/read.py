@@ -97,6 +97,12 @@ class _Judge:
         return [_Verdict(f, c, turned) for f, c in zip(faces, colours, strict=True)]
 
 
+def _judge_into(verdicts: dict, judge: _Judge, regions: list[find.Region]) -> None:
+    """Put the regions to the face network, noting each verdict under the region's
+    identity (``verdicts``, changed in place)."""
+    verdicts.update(zip(map(id, regions), judge.judge(regions), strict=True))
+
+
 def _best(region: find.Region, verdicts: dict) -> tuple[float, list[find.Region]]:
     """The way of taking the region whole or cut that makes its parts most surely
     tiles: each part scores its probability of being a tile less one half, and a part
@@ -133,8 +139,7 @@ def _merge(choices: list, merges: list[find.Merge], judge: _Judge, verdicts: dic
 
     candidates = [m for m in merges if m.region.tile_like and small(m.region)
                   and not any(settled(i) for i in m.members)]
-    verdicts.update(zip([id(m.region) for m in candidates],
-                        judge.judge([m.region for m in candidates]), strict=True))
+    _judge_into(verdicts, judge, [m.region for m in candidates])
     gains = [(verdicts[id(m.region)].tile - 0.5 - sum(_worth(choices[i][1], verdicts)
                                                       for i in m.members), m)
              for m in candidates]
@@ -157,11 +162,12 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     regions, merges = find.regions(probs)
     # each region whole first; only those not surely one tile are judged cut every way
     whole = [r for r in regions if r.tile_like]
-    verdicts = dict(zip(map(id, whole), judge.judge(whole), strict=True))
+    verdicts: dict = {}
+    _judge_into(verdicts, judge, whole)
     sure = {id(r) for r in whole if verdicts[id(r)].tile >= SURELY_ONE}
     rest = [n for r in regions if id(r) not in sure
             for n in r.tree() if n.tile_like and id(n) not in verdicts]
-    verdicts.update(zip(map(id, rest), judge.judge(rest), strict=True))
+    _judge_into(verdicts, judge, rest)
     choices = [(verdicts[id(r)].tile - 0.5, [r]) if id(r) in sure else _best(r, verdicts)
                for r in regions]
     sizes = [r.rect[1][0] * r.rect[1][1] for r in regions if id(r) in sure]
@@ -219,7 +225,7 @@ def _anchored(regions: list[find.Region], chosen: list[find.Region], taken: _Out
         elif np.prod(region.rect[1]) < BLOCK * np.prod(near.rect[1]):
             continue
         places += _places(_corner_places(region.rect, near.rect[1], shape), region.maps, taken)
-    verdicts.update(zip(map(id, places), judge.judge(places), strict=True))
+    _judge_into(verdicts, judge, places)
     fitted = [_place(_fitted(p.rect, p.maps.edge), p.maps) for p in places
               if verdicts[id(p)].tile >= CONFIDENT
               and not _reading(p, verdicts[id(p)], judge.factor, size).cut]
@@ -266,7 +272,7 @@ def _surely_tiles(places: list[find.Region], judge: _Judge, verdicts: dict,
                   taken: _Outlines, size: tuple[int, int]) -> list[find.Region]:
     """The places the face network reads surely as tiles, surest first, each kept only
     where no tile read or kept before it lies (``taken``, which the kept join)."""
-    verdicts.update(zip(map(id, places), judge.judge(places), strict=True))
+    _judge_into(verdicts, judge, places)
     kept = []
     for p in sorted(places, key=lambda p: -verdicts[id(p)].tile):
         reading = _reading(p, verdicts[id(p)], judge.factor, size)
