@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test fuzz lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	SDL_VIDEODRIVER=dummy $(BIN)/python -m pytest
+
+# A long random search for new failing cases of the property tests (make test runs them
+# derandomized); a case it finds becomes an explicit example or a unit test.
+fuzz: $(STAMP)
+	SDL_VIDEODRIVER=dummy KANGLE_HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest \
+		tests/test_referee_properties.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/physics.py

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from kangle.demo import video_demo
@@ -11,7 +12,7 @@ from kangle.present import entry_title, history_lines, ruling_lines, table_line
 from rules.board import SHIPPED as BOARD_DIR
 from rules.board import load_board
 from rules.errors import KangleError
-from rules.game import Entry, Setup, apply, lag, replay
+from rules.game import GameView, Setup, lag, replay
 from rules.gamelog import GameLog
 from rules.jsonfile import dumps, read_json
 from rules.profile_files import read_profile
@@ -63,44 +64,41 @@ def cmd_game(args: argparse.Namespace) -> int:
         return 0
     log = GameLog(args.game)
     try:
-        view = replay(log.entries())
-        if args.action == "show":
-            if args.json:
+        if args.action in ("show", "state"):
+            view = replay(log.entries())
+            if args.action == "state":
+                print(dumps(view.state.to_json()), end="")
+            elif args.json:
                 print(dumps({"state": view.state.to_json(),
                              "rulings": [r.to_json() for _, r in view.history]}), end="")
             else:
                 print("\n".join(history_lines(view)))
             return 0
-        if args.action == "state":
-            print(dumps(view.state.to_json()), end="")
-            return 0
-        kind, data = _entry_from_args(args, view.state)
-        if kind == "undo":
-            if not view.history:
-                raise KangleError("nothing to undo: the game has only its set-up")
-            last = view.history[-1][0]
-            log.append("undo", {"undoes": last.seq}, by=args.by)
-            view = replay(log.entries())
-            print(f"undone: entry #{last.seq} ({last.kind})")
-            print(table_line(view.state))
-            return 0
-        # Judge first (pure, refuses nonsense), then store, then show.
-        state, ruling = apply(view.state, Entry(0, kind, data), view.setup)
-        entry = log.append(kind, data, by=args.by)
-        print("\n".join(ruling_lines(ruling, entry_title(entry.seq, kind, ruling))))
-        print(table_line(state))
+        # Read, judge and store in one write transaction; show only what was stored.
+        request = _request(args)
+        written = log.write(lambda view: [request(view)], by=args.by)
+        entry = written.entries[0]
+        if entry.kind == "undo":
+            undone = written.before.history[-1][0]
+            print(f"undone: entry #{undone.seq} ({undone.kind})")
+        else:
+            ruling = written.after.history[-1][1]
+            print("\n".join(ruling_lines(ruling, entry_title(entry.seq, entry.kind, ruling))))
+        print(table_line(written.after.state))
         return 0
     finally:
         log.close()
 
 
-def _entry_from_args(args: argparse.Namespace, state: TableState) -> tuple[str, dict]:
+def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]:
+    """The entry the command asks for, as a function of the game as the log holds it when
+    the write begins. Files are read here, before the write transaction starts."""
     if args.action == "lag":
         if args.first:
-            return "lag", {"first": args.first}
+            return lambda view: ("lag", {"first": args.first})
         if args.red_mm is None or args.black_mm is None:
             raise KangleError("give --first COLOUR, or both --red-mm and --black-mm")
-        return "lag", {"red_mm": args.red_mm, "black_mm": args.black_mm}
+        return lambda view: ("lag", {"red_mm": args.red_mm, "black_mm": args.black_mm})
     if args.action == "shot":
         data = read_json(args.shot, "shot record")
         ShotRecord.from_json(data)
@@ -114,12 +112,18 @@ def _entry_from_args(args: argparse.Namespace, state: TableState) -> tuple[str, 
                                           set(args.cue_swept))
         data = dict(data, referee=referee)
         data.pop("trajectory", None)  # the log keeps what the rules need
-        return "shot", data
+        return lambda view: ("shot", data)
     if args.action == "discard":
-        return "discard", {"player": state.turn or "", "pieces": args.pieces}
+        return lambda view: ("discard", {"player": view.state.turn or "", "pieces": args.pieces})
     if args.action == "timeout":
-        return "timeout", {"player": state.turn or ""}
-    return "undo", {}
+        return lambda view: ("timeout", {"player": view.state.turn or ""})
+    return _undo
+
+
+def _undo(view: GameView) -> tuple[str, dict]:
+    if not view.history:
+        raise KangleError("nothing to undo: the game has only its set-up")
+    return "undo", {"undoes": view.history[-1][0].seq}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -131,17 +135,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
         log = GameLog.create(path, new_entry(script["red"], script["black"], "goma", "standard"))
         print(f"kangle demo — a scripted game of 康樂棋: red {script['red']} v black "
               f"{script['black']} (shot records in {folder})\n")
-        view = replay(log.entries())
         for step in script["entries"]:
             data = read_json(folder / step["file"], "shot record") if "file" in step else step[
                 "data"]
-            state, ruling = apply(view.state, Entry(0, step["kind"], data), view.setup)
-            entry = log.append(step["kind"], data)
+            written = log.write(lambda view, step=step, data=data: [(step["kind"], data)])
+            entry, ruling = written.after.history[-1]
             if step.get("say"):
                 print(f"[{step['say']}]")
             print("\n".join(ruling_lines(ruling, entry_title(entry.seq, step["kind"], ruling))))
-            view = replay(log.entries())  # the state shown is always the log's
-            print(table_line(view.state))
+            print(table_line(written.after.state))  # the state shown is always the log's
             print()
         log.close()
     print(f"The game log held {len(script['entries']) + 1} entries; every state above was "

@@ -15,7 +15,7 @@ from kangle.oracle import PhysicsOracle
 from kangle.present import ruling_lines, table_line
 from physics.profile import load_physics
 from rules.errors import KangleError
-from rules.game import Entry, apply, replay
+from rules.game import replay
 from rules.gamelog import GameLog
 from rules.shot import ShotRecord
 from rules.state import TableState
@@ -59,10 +59,16 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
         step = stream.feed(t, frame)
         if step.shot is not None:
             data = shot_entry(step.shot)
-            new_state, ruling = apply(state, Entry(0, "shot", data), view.setup)
-            entry = log.append("shot", data, by="camera")
-            state = new_state
-            on_ruling(entry.seq, ruling, state, step.shot)
+            try:
+                view = log.write(lambda now, data=data: [("shot", data)], by="camera",
+                                 seen=view.last).after
+            except KangleError as exc:  # another station changed the game first
+                on_ruling(None, f"the shot just seen was not recorded: {exc}", state, None)
+                view = replay(log.entries())
+            else:
+                entry, ruling = view.history[-1]
+                on_ruling(entry.seq, ruling, view.state, step.shot)
+            state = view.state
             if state.phase in ("play", "catch_up"):
                 stream.expect(state)
         elif not step.moving and t - last_check > 2.0:
@@ -76,9 +82,8 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
         if said == "reload":  # the referee changed the log by hand: start again from it
             view = replay(log.entries())
             state = view.state
-            if state.phase not in ("play", "catch_up"):
-                break
-            stream.expect(state)
+            if state.phase in ("play", "catch_up"):
+                stream.expect(state)
     return 0
 
 
@@ -170,24 +175,29 @@ HELP = "keys: u undo, t time-out, 1-4 referee-only foul on the last shot, Esc qu
 
 
 def _referee_key(key: str, log: GameLog, lines: list[str]) -> str | None:
-    """A referee's key press, stored as new log entries (nothing is ever changed)."""
-    entries = log.entries()
-    view = replay(entries)
-    if key == "u" and view.history:
-        log.append("undo", {"undoes": view.history[-1][0].seq}, by="referee")
-        return f"undone: entry #{view.history[-1][0].seq}"
-    if key == "t" and view.state.turn:
-        log.append("timeout", {"player": view.state.turn}, by="referee")
-        return f"time-out: {view.state.turn} loses the shot"
-    if key in FOULS and view.history and view.history[-1][0].kind == "shot":
-        last = view.history[-1][0]
-        flag, words = FOULS[key]
-        data = dict(last.data, referee=dict(last.data.get("referee", {}), **{flag: True}))
-        log.append("undo", {"undoes": last.seq}, by="referee")
-        log.append("shot", data, by="referee")
-        lines.append(f"referee: {words} added to the last shot")
-        return f"entry #{last.seq} re-entered with {words}"
-    return None
+    """A referee's key press, stored as new log entries in one write (nothing is ever
+    changed); returns what was done, or None when the key does nothing now."""
+    said: list[str] = []
+
+    def propose(view) -> list[tuple[str, dict]]:
+        last = view.history[-1][0] if view.history else None
+        if key == "u" and last is not None:
+            said.append(f"undone: entry #{last.seq}")
+            return [("undo", {"undoes": last.seq})]
+        if key == "t" and view.state.turn:
+            said.append(f"time-out: {view.state.turn} loses the shot")
+            return [("timeout", {"player": view.state.turn})]
+        if key in FOULS and last is not None and last.kind == "shot":
+            flag, words = FOULS[key]
+            data = dict(last.data, referee=dict(last.data.get("referee", {}), **{flag: True}))
+            said.append(f"entry #{last.seq} re-entered with {words}")
+            return [("undo", {"undoes": last.seq}), ("shot", data)]
+        return []
+
+    log.write(propose, by="referee")
+    if said and key in FOULS:
+        lines.append(f"referee: {FOULS[key][1]} added to the last shot")
+    return said[0] if said else None
 
 
 def _show(image: np.ndarray, state: TableState) -> bool | str | None:

@@ -67,12 +67,14 @@ class Setup:
 @dataclass
 class GameView:
     """The game as the log says now: the setup, the entries in force with the ruling on
-    each, the current state."""
+    each, the current state, and ``last``, the sequence number of the log's newest entry
+    (undos included)."""
 
     setup: Setup
     state: TableState
     history: list[tuple[Entry, Ruling]] = field(default_factory=list)
     undone: list[int] = field(default_factory=list)
+    last: int = 0
 
 
 def replay(entries: list[Entry]) -> GameView:
@@ -97,7 +99,7 @@ def replay(entries: list[Entry]) -> GameView:
         except KangleError as exc:
             raise KangleError(f"log entry {entry.seq} ({entry.kind}): {exc}") from None
         history.append((entry, ruling))
-    return GameView(setup, state, history, undone)
+    return GameView(setup, state, history, undone, entries[-1].seq)
 
 
 def apply(state: TableState, entry: Entry, setup: Setup) -> tuple[TableState, Ruling]:

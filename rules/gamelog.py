@@ -3,18 +3,26 @@
 Every entry is committed (synchronous=FULL, so it survives a crash or power cut)
 before its ruling is shown. Triggers refuse UPDATE and DELETE, so nothing confirmed
 is ever changed; corrections and undos are new entries.
+
+Several stations may keep one game (a referee's laptop and a camera station): every
+write reads the log, judges what is to be added against the game the log holds at that
+moment and appends it inside one write transaction (``BEGIN IMMEDIATE``, which SQLite
+grants to one connection at a time), so an entry is never judged against a table that
+another station has already changed.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from rules.errors import KangleError
-from rules.game import ENTRY_KINDS, Entry
+from rules.game import ENTRY_KINDS, Entry, GameView, replay
 
 FORMAT = "kangle.game-log/1"
 
@@ -34,15 +42,30 @@ BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
 """
 
 
+Proposal = Callable[[GameView], list[tuple[str, dict[str, Any]]]]
+
+
+@dataclass(frozen=True)
+class Written:
+    """One write transaction's outcome: the entries it stored (in order), and the game as
+    the log held it just before them and just after."""
+
+    entries: list[Entry]
+    before: GameView
+    after: GameView
+
+
 class GameLog:
     """One game's log in one SQLite file."""
 
-    def __init__(self, path: str | Path, _create: bool = False):
+    def __init__(self, path: str | Path, _create: bool = False, wait_s: float = 10.0):
+        """Open the log at ``path``; a write waits up to ``wait_s`` seconds while another
+        station is writing before it gives up (nothing recorded, exit code 3)."""
         self.path = Path(path)
         if not _create and not self.path.exists():
             raise KangleError(f"no game log at {self.path}: start one with `kangle game new`")
         try:
-            self._db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            self._db = sqlite3.connect(self.path, timeout=wait_s, isolation_level=None)
             self._db.execute("PRAGMA synchronous=FULL")
             if not _create:
                 self._check_format()
@@ -87,27 +110,62 @@ class GameLog:
         )
         return Entry(cur.lastrowid, kind, data, by, at)
 
-    def append(self, kind: str, data: dict[str, Any], by: str = "referee") -> Entry:
-        """Store one entry durably and return it (with its sequence number)."""
+    def write(self, propose: Proposal, by: str = "referee", seen: int | None = None) -> Written:
+        """Read the game, decide what to add, check it and store it, as one transaction.
+
+        ``propose(view)`` gets the game as the log holds it inside the transaction and
+        returns the ``(kind, data)`` entries to add (it may raise KangleError to refuse).
+        They are stored only if the log still replays with them — a shot out of turn or a
+        discard of a piece already gone is refused and nothing is written. ``seen`` is the
+        newest sequence number this station had read before; a refusal names the entries
+        another station added since, so the station that lost a race is told why."""
         try:
             with self._transaction():
-                return self._insert(kind, data, by)
+                stored = self._entries()
+                before = replay(stored)
+                added = [self._insert(kind, data, by) for kind, data in propose(before)]
+                try:
+                    after = replay(stored + added)
+                except KangleError as exc:
+                    raise KangleError(f"nothing was recorded: {exc}"
+                                      f"{_since(stored, seen)}") from None
         except sqlite3.OperationalError as exc:
             raise KangleError(f"could not write to {self.path}: {exc}; nothing was "
                               "recorded, try again", exit_code=3) from None
+        return Written(added, before, after)
+
+    def append(self, kind: str, data: dict[str, Any], by: str = "referee") -> Entry:
+        """Store one entry, judged against the log as it is when the write begins."""
+        return self.write(lambda view: [(kind, data)], by).entries[0]
 
     def entries(self) -> list[Entry]:
         """Every entry, oldest first."""
         try:
-            rows = self._db.execute(
-                "SELECT seq, kind, data, entered_by, entered_at FROM entries ORDER BY seq"
-            ).fetchall()
+            return self._entries()
         except sqlite3.DatabaseError as exc:
             raise KangleError(f"cannot read {self.path}: {exc}") from None
+
+    def _entries(self) -> list[Entry]:
+        rows = self._db.execute(
+            "SELECT seq, kind, data, entered_by, entered_at FROM entries ORDER BY seq"
+        ).fetchall()
         return [Entry(seq, kind, json.loads(data), by, at) for seq, kind, data, by, at in rows]
 
     def close(self) -> None:
         self._db.close()
+
+
+def _since(stored: list[Entry], seen: int | None) -> str:
+    """Words naming the entries another station stored after ``seen``."""
+    if seen is None:
+        last = stored[-1]
+        return f" (the log's newest entry is #{last.seq}, {last.kind}, by {last.by} at {last.at})"
+    newer = [e for e in stored if e.seq > seen]
+    if not newer:
+        return ""
+    names = ", ".join(f"#{e.seq} {e.kind} by {e.by} at {e.at}" for e in newer)
+    return (f" — another station recorded {names} after this one last read the log; "
+            "the table has changed, see `kangle game show`")
 
 
 class _Transaction:

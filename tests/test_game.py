@@ -1,10 +1,12 @@
 """The game as a log: lag (3.1), discards (8), time-outs (4.2), undo, and the SQLite log."""
 
 import os
+import random
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from dataclasses import replace
 
 import pytest
@@ -118,7 +120,7 @@ def test_not_a_game_log_is_a_clear_error(tmp_path):
 
 
 def test_killing_a_writer_mid_write_loses_nothing_confirmed(tmp_path):
-    """A child process appends entries as fast as it can and prints each confirmed seq;
+    """A child process appends time-outs as fast as it can and prints each confirmed seq;
     we kill it with SIGKILL mid-stream. Every confirmed entry must be there and the file
     must open and pass SQLite's integrity check."""
     path = tmp_path / "g.db"
@@ -127,11 +129,10 @@ def test_killing_a_writer_mid_write_loses_nothing_confirmed(tmp_path):
         import sys
         from rules.gamelog import GameLog
         log = GameLog({str(path)!r})
-        i = 0
+        log.append("lag", {{"first": "red"}})
         while True:
-            e = log.append("timeout", {{"player": "red", "n": i}})
+            e = log.write(lambda view: [("timeout", {{"player": view.state.turn}})]).entries[0]
             print(e.seq, flush=True)
-            i += 1
     """)
     proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True,
                             cwd=os.getcwd())
@@ -148,3 +149,81 @@ def test_killing_a_writer_mid_write_loses_nothing_confirmed(tmp_path):
     stored = {row[0] for row in db.execute("SELECT seq FROM entries")}
     assert set(confirmed) <= stored
     assert len(GameLog(path).entries()) >= len(confirmed) + 1
+
+
+# Two stations on one log: reading, judging and appending are one write transaction.
+
+RED_SHOTS = [  # each legal for red from the set-up after the lag
+    shot(contacts=[(0.1, "RS", "cushion:N")]).to_json(),  # touches nothing: black's shot
+    shot(contacts=[(0.1, "RS", "B05")], pockets=[(0.3, "B05", "NE")]).to_json(),  # red again
+    shot(contacts=[(0.1, "RS", "B05")]).to_json(),  # hits black, pockets nothing
+]
+
+
+def test_a_second_station_cannot_write_between_the_first_ones_read_and_its_write(tmp_path):
+    path = tmp_path / "g.db"
+    log = GameLog.create(path, NEW)
+    log.append("lag", {"first": "red"})
+    other = GameLog(path, wait_s=0)
+    refused = []
+
+    def propose(view):  # runs inside the first station's transaction
+        with pytest.raises(KangleError, match="nothing was recorded") as info:
+            other.append("shot", RED_SHOTS[0])
+        refused.append(info.value.exit_code)
+        return [("shot", RED_SHOTS[0])]
+
+    log.write(propose)
+    assert refused == [3]
+    assert [e.kind for e in GameLog(path).entries()] == ["new", "lag", "shot"]
+
+
+def test_a_station_that_lost_the_race_is_told_what_came_first(tmp_path):
+    path = tmp_path / "g.db"
+    log = GameLog.create(path, NEW)
+    seen = log.append("lag", {"first": "red"}).seq
+    GameLog(path).append("shot", RED_SHOTS[0], by="laptop")  # black to shoot now
+    with pytest.raises(KangleError, match=r"black's shot, not red's.*another station recorded "
+                                          r"#3 shot by laptop"):
+        log.write(lambda view: [("shot", RED_SHOTS[0])], by="camera", seen=seen)
+    assert len(GameLog(path).entries()) == 3
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_racing_writers_never_break_the_log_nor_judge_a_stale_table(tmp_path, seed):
+    """Three stations, started together, each enter one of red's shots (chosen by the
+    seed). Whatever the interleaving, the log replays; every entry a station was told is
+    recorded is in it with the ruling that station was shown; every refused one is not."""
+    rng = random.Random(seed)
+    path = tmp_path / "g.db"
+    GameLog.create(path, NEW).append("lag", {"first": "red"})
+    choices = {f"s{i}": rng.choice(RED_SHOTS) for i in range(3)}
+    start = threading.Barrier(3)
+    told = {}
+
+    def station(name):
+        log = GameLog(path)
+        data = choices[name]
+        start.wait()
+        try:
+            written = log.write(lambda view: [("shot", data)], by=name)
+            told[name] = (written.entries[0].seq, written.after.history[-1][1])
+        except KangleError as exc:
+            told[name] = str(exc)
+        log.close()
+
+    threads = [threading.Thread(target=station, args=(name,)) for name in choices]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    view = replay(GameLog(path).entries())
+    rulings = {entry.seq: (entry.by, ruling) for entry, ruling in view.history}
+    for name, outcome in told.items():
+        if isinstance(outcome, str):
+            assert "nothing was recorded" in outcome
+            assert name not in {by for by, _ in rulings.values()}
+        else:
+            seq, ruling = outcome
+            assert rulings[seq] == (name, ruling)
+    assert sum(not isinstance(o, str) for o in told.values()) >= 1

@@ -1,4 +1,5 @@
-"""Property tests over random legal shot records (hypothesis).
+"""Property tests over random legal shot records (hypothesis; derandomized in
+`make test` by tests/conftest.py, random in `make fuzz`).
 
 - every one of the 34 ids is accounted for exactly once after any sequence of shots;
 - replaying the log of a game gives the same state as judging it shot by shot;
@@ -9,7 +10,7 @@ import contextlib
 import copy
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from kangle.gamecmd import new_entry
@@ -22,8 +23,6 @@ from rules.state import IN_HAND, ON_TABLE, POCKETED
 from tests.kit import BOARD, RULES, shot, started
 
 CUSHIONS = ["cushion:N", "cushion:E", "cushion:S", "cushion:W"]
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
 
 
 def random_shot(data, state) -> ShotRecord:
@@ -62,7 +61,6 @@ def accounted_once(state):
     assert statuses.count(ON_TABLE) + statuses.count(POCKETED) == 32
 
 
-@SETTINGS
 @given(st.data())
 def test_every_piece_is_accounted_for_and_the_log_replays_to_the_same_state(data):
     state = started(data.draw(st.sampled_from(["red", "black"])))
@@ -98,7 +96,6 @@ JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_n
                  st.lists(st.integers(), max_size=3), st.just({}))
 
 
-@SETTINGS
 @given(st.data())
 def test_malformed_records_raise_only_kangle_error(data):
     state = started("red")
