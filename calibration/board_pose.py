@@ -58,7 +58,7 @@ def find_board(image: np.ndarray, camera: Camera, board: Board, use_holes: bool 
     try:
         pose = _pose(undist, camera, board, use_holes, by_lines=False)
         if pose.residual_mm <= 3.0:
-            return pose
+            return _in_view(pose)
     except KangleError:
         pose = None
     # perhaps an arm over the cushion spoils the outline: take its four straightest sides
@@ -67,8 +67,23 @@ def find_board(image: np.ndarray, camera: Camera, board: Board, use_holes: bool 
     except KangleError:
         if pose is None:
             raise
-        return pose
-    return second if pose is None or second.residual_mm < pose.residual_mm else pose
+        return _in_view(pose)
+    return _in_view(second if pose is None or second.residual_mm < pose.residual_mm else pose)
+
+
+def _in_view(pose: Pose) -> Pose:
+    """The pose, if all four corners of the playing surface lie inside the frame; a board
+    cut by the frame's edge is refused, saying where."""
+    w, h = pose.camera.size
+    u, v = pose.corners_px[:, 0], pose.corners_px[:, 1]
+    out = (u < 0) | (u > w - 1) | (v < 0) | (v > h - 1)
+    if out.any():
+        where = ", ".join(name for name, o in zip(
+            ("bottom left", "bottom right", "top right", "top left"), out, strict=True) if o)
+        raise KangleError(f"the board is cut by the photo's edge (its {where} corner is "
+                          "outside the frame): move or zoom the camera so the whole playing "
+                          "surface is in view")
+    return pose
 
 
 def _pose(undist: np.ndarray, camera: Camera, board: Board, use_holes: bool,

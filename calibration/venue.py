@@ -1,6 +1,12 @@
-"""Calibrating a venue from one frame of the set-up position (all pieces in their starting
-rows, each striker in its owner's first circle): the board's pose and orientation, the
-real board's geometry, and the colour model.
+"""Calibrating a venue from one frame: the board's pose and orientation, the real board's
+geometry, and the colour model.
+
+The frame may show the set-up position (all pieces in their starting rows, each striker
+in its owner's first circle) or any moment of a game. Red's side is read from the set-up
+rows when they are there; otherwise the user says where it is (``red_side``: where red's
+cushion is in the image) or a calibration saved earlier at the venue says it; kangle
+never guesses. The colours are learnt from the set-up rows, or else from the pieces the
+frame shows, sorted into red and black by their colour alone.
 
 Real boards differ from the default profile. A square seen by one camera fixes its
 shape but not its size (a bigger board further away looks the same), so one length must
@@ -34,18 +40,48 @@ def setup_positions(board: Board) -> dict[str, tuple[float, float]]:
     return pos
 
 
+# the board's outline and holes agree within this (RMS, mm on the board) on a good view;
+# the real boards tried fit at 2.3-2.7 mm, views missing part of the board at 57-153 mm
+MAX_RESIDUAL_MM = 4.0
+# where red's cushion may be said to be in the image, as a direction in pixels
+SIDES = {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
+# the set-up rows are taken to be there when red's row is this much redder than black's
+SETUP_REDNESS = 0.05
+# generous thresholds for finding pieces before their colours are known: much darker than
+# the board, or clearly redder
+WIDE_RATIO = 0.55
+WIDE_REDNESS = 0.08
+
+
 def calibrate_board(frame: np.ndarray, intrinsics: Camera, board: Board,
                     measure: bool = True, side_mm: float | None = None,
-                    corners_px: np.ndarray | None = None) -> Calibration:
-    """Pose, orientation, measured geometry (``measure``) and colours from a set-up frame;
-    ``corners_px`` (clicked by hand) replaces the automatic search for the board."""
+                    corners_px: np.ndarray | None = None, red_side: str | None = None,
+                    earlier: Calibration | None = None) -> Calibration:
+    """Pose, orientation, measured geometry (``measure``) and colours from one frame.
+    ``corners_px`` (clicked by hand) replaces the automatic search for the board;
+    ``red_side`` (a key of SIDES) or ``earlier`` (this venue's calibration saved before)
+    say where red's side is when the frame does not show the set-up rows."""
     check_frame(frame)
     pose = (pose_from_corners(corners_px, intrinsics, board) if corners_px is not None
             else find_board(frame, intrinsics, board, use_holes=not measure))
-    camera = orient(frame, pose.camera, board)
+    if pose.residual_mm > MAX_RESIDUAL_MM:
+        raise KangleError(
+            f"the board's outline and holes do not fit a square board of this profile "
+            f"(residual {pose.residual_mm:.0f} mm): photograph the whole playing surface "
+            "from more nearly overhead, give the right --board, or click its corners "
+            "with --manual")
+    camera, set_up = orient(frame, pose.camera, board, red_side, earlier)
     if measure:
         camera, board = measure_board(frame, camera, board, side_mm)
-    colours = learn_colours(frame, camera, board)
+    if set_up:
+        colours = learn_colours(frame, camera, board)
+    else:
+        try:
+            colours = learn_colours_anywhere(frame, camera, board)
+        except KangleError:
+            if earlier is None:
+                raise
+            colours = earlier.colours  # too few pieces in view: the venue's, as saved
     return Calibration(camera, board, colours, pose.residual_mm)
 
 
@@ -57,9 +93,37 @@ def _turned(camera: Camera, quarter_turns: int) -> Camera:
     return replace(camera, rvec=cv2.Rodrigues(rotation)[0].ravel())
 
 
-def orient(frame: np.ndarray, camera: Camera, board: Board) -> Camera:
-    """Of the four ways a square board can be turned, the one where red's pieces stand
-    along the y < 0 cushion and black's along the y > 0 one."""
+def orient(frame: np.ndarray, camera: Camera, board: Board, red_side: str | None = None,
+           earlier: Calibration | None = None) -> tuple[Camera, bool]:
+    """Of the four ways a square board can be turned, the one with red's side at y < 0,
+    and whether the frame shows the set-up rows. Red's side comes from the set-up rows
+    when red's pieces stand along one cushion and black's along the opposite one; from
+    ``red_side`` or ``earlier`` otherwise. A ``red_side`` that the set-up rows contradict
+    is refused rather than either being chosen silently."""
+    by_rows, score = _orient_by_rows(frame, camera, board)
+    set_up = score >= SETUP_REDNESS
+    if red_side is not None:
+        if red_side not in SIDES:
+            raise KangleError(f"--red-side {red_side!r}: use one of {', '.join(SIDES)}")
+        told = _turn_towards(camera, board, SIDES[red_side])
+        if set_up and not np.allclose(told.rvec, by_rows.rvec):
+            raise KangleError(f"the pieces stand in their starting rows with red's row "
+                              f"{_side_of(by_rows, board)} in the image, but --red-side says "
+                              f"{red_side}: check which side red sits and calibrate again")
+        return told, set_up
+    if set_up:
+        return by_rows, True
+    if earlier is not None:
+        return _turn_like(camera, board, earlier.camera), False
+    raise KangleError("cannot tell red's side from black's: the pieces are not in their "
+                      "starting rows (rule 4.1). Say where red's cushion is in the image "
+                      "with --red-side bottom|top|left|right, or give this venue's earlier "
+                      "calibration with --venue")
+
+
+def _orient_by_rows(frame: np.ndarray, camera: Camera, board: Board) -> tuple[Camera, float]:
+    """The turn where the set-up rows' colours fit best (red's row at y < 0), and how much
+    redder red's row looks than black's there (a share of R+G+B; about 0 without rows)."""
     best, best_score = camera, -np.inf
     rows = board.setup_positions()
     grey = frame.astype(np.float32).sum(axis=2) + 1
@@ -79,10 +143,31 @@ def orient(frame: np.ndarray, camera: Camera, board: Board) -> Camera:
         score = values[colours == "red"].mean() - values[colours == "black"].mean()
         if score > best_score:
             best, best_score = cam, score
-    if best_score < 0.05:
-        raise KangleError("cannot tell red's side from black's: set all pieces in their "
-                          "starting rows (rule 4.1) and calibrate again")
-    return best
+    return best, float(best_score)
+
+
+def _red_direction(camera: Camera, board: Board) -> np.ndarray:
+    """The image direction (pixels) from the board's centre to red's cushion."""
+    centre, red = camera.project(np.array([(0.0, 0.0, 0.0), (0.0, -board.half, 0.0)]))
+    return red - centre
+
+
+def _turn_towards(camera: Camera, board: Board, direction) -> Camera:
+    """The turn that puts red's cushion towards ``direction`` in the image."""
+    turns = [_turned(camera, q) for q in range(4)]
+    return max(turns, key=lambda cam: float(_red_direction(cam, board) @ np.array(direction)))
+
+
+def _turn_like(camera: Camera, board: Board, earlier: Camera) -> Camera:
+    """The turn that puts red's cushion where an earlier calibration had it."""
+    want = _red_direction(earlier, board)
+    return _turn_towards(camera, board, want / max(float(np.linalg.norm(want)), 1e-9))
+
+
+def _side_of(camera: Camera, board: Board) -> str:
+    """Where red's cushion is in the image, in the words of SIDES."""
+    d = _red_direction(camera, board)
+    return max(SIDES, key=lambda side: float(d @ np.array(SIDES[side])))
 
 
 def measure_board(frame: np.ndarray, camera: Camera, board: Board,
@@ -174,6 +259,7 @@ def _measure_circles(rect: Rectifier, f, board: Board) -> Board:
 
 
 def learn_colours(frame: np.ndarray, camera: Camera, board: Board):
+    """The colour model from the cores of the pieces standing in their set-up places."""
     rect = Rectifier(camera, board, scale=1.0)
     f = rect.features(frame)
     samples: dict[str, list[tuple[float, float]]] = {"red": [], "black": []}
@@ -187,3 +273,55 @@ def learn_colours(frame: np.ndarray, camera: Camera, board: Board):
             continue
         samples[colour_of(pid)].append((float(ratio[core].mean()), float(red[core].mean())))
     return learn(samples)
+
+
+def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
+    """The colour model from whatever pieces the frame shows on the playing surface, mid-
+    game included: every lone blob that differs from the board and has a piece's size and
+    roundness gives one sample, and the samples fall into two groups by colour — the
+    redder group is red. Too few pieces of either colour is an error, not a guess."""
+    rect = Rectifier(camera, board, scale=1.0)
+    f = rect.features(frame)
+    mask = f.pieces(WIDE_RATIO, WIDE_REDNESS, rect.surface)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    area = np.pi * board.piece_radius ** 2
+    ratio, redness = f.ratio, f.redness
+    samples = []
+    for i in range(1, n):
+        size = stats[i, cv2.CC_STAT_AREA]
+        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if not 0.6 * area <= size <= 1.3 * np.pi * board.striker_radius ** 2 or not (
+                0.75 < w / max(h, 1) < 1.33):
+            continue  # touching pieces, a hand, a line's fragment
+        col, row = centres[i]
+        core = (slice(int(row) - 6, int(row) + 7), slice(int(col) - 6, int(col) + 7))
+        inside = labels[core] == i
+        if inside.sum() < 60:
+            continue
+        samples.append((float(ratio[core][inside].mean()), float(redness[core][inside].mean())))
+    black, red = _two_groups(np.array(samples)) if len(samples) >= 2 else ([], [])
+    if min(len(red), len(black)) < 4:
+        raise KangleError(f"the frame shows {len(red)} lone red and {len(black)} lone black "
+                          "pieces on the board: at least four of each, apart from the others, "
+                          "are needed to learn what they look like. Calibrate from a frame "
+                          "with more pieces or from the set-up position, or give this venue's "
+                          "earlier calibration with --venue")
+    return learn({"red": [samples[i] for i in red], "black": [samples[i] for i in black]})
+
+
+def _two_groups(samples: np.ndarray) -> tuple[list[int], list[int]]:
+    """Indices of the (ratio, redness) samples in two groups, the less red group first:
+    2-means with each measure scaled by its spread, started from the least and the most
+    red sample (deterministic: the same frame always gives the same model)."""
+    scaled = samples / np.maximum(samples.std(axis=0), 1e-6)
+    centres = scaled[[int(np.argmin(samples[:, 1])), int(np.argmax(samples[:, 1]))]]
+    for _ in range(50):
+        redder = np.linalg.norm(scaled - centres[1], axis=1) < np.linalg.norm(
+            scaled - centres[0], axis=1)
+        if redder.all() or not redder.any():
+            break
+        moved = np.array([scaled[~redder].mean(axis=0), scaled[redder].mean(axis=0)])
+        if np.allclose(moved, centres):
+            break
+        centres = moved
+    return list(np.flatnonzero(~redder)), list(np.flatnonzero(redder))

@@ -11,7 +11,7 @@ import numpy as np
 
 from calibration.intrinsics import calibrate_camera, default_intrinsics, load_intrinsics
 from calibration.profile import Calibration
-from calibration.venue import calibrate_board
+from calibration.venue import SIDES, calibrate_board
 from rules.board import load_board
 from rules.errors import KangleError
 from vision.detect import Detector
@@ -61,12 +61,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         from kangle.clicker import click_corners
 
         corners = click_corners(frame)
+    earlier = Calibration.load(args.venue) if args.venue else None
     cal = calibrate_board(frame, camera, load_board(args.board), measure=not args.no_measure,
-                          side_mm=args.side_mm, corners_px=corners)
+                          side_mm=args.side_mm, corners_px=corners, red_side=args.red_side,
+                          earlier=earlier)
     cal.save(args.out)
     b = cal.board
-    print(f"board found: residual {cal.residual_mm:.2f} mm"
-          + ("  WARNING: poor fit, check the frame" if cal.residual_mm > 3 else ""))
+    print(f"board found: residual {cal.residual_mm:.2f} mm")
     print(f"board: side {b.side:g} mm, holes {b.hole_diameter:g} mm at {b.hole_inset:g} mm, "
           f"circles {b.circle_diameter:g} mm at {b.circle_inset:g} mm, rings "
           f"{b.penalty_diameter:g}/{b.inner_diameter:g} mm")
@@ -104,10 +105,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 def add_parsers(sub, formatter) -> None:
     c = sub.add_parser("calibrate", formatter_class=formatter,
-                       help="calibrate the camera (chessboard) or the board (set-up frame)",
+                       help="calibrate the camera (chessboard) or the board (any frame)",
                        description="Camera intrinsics from chessboard photos, or the board's "
-                                   "pose, geometry and colours from one frame of the set-up "
-                                   "position (all pieces in their rows, strikers in SW and NE).",
+                                   "pose, geometry and colours from one frame: the set-up "
+                                   "position (all pieces in their rows, strikers in SW and NE), "
+                                   "or any moment of a game with --red-side or --venue.",
                        epilog="examples:\n  kangle calibrate camera shots/*.png --pattern 9x6 "
                               "--square-mm 25 --out camera.json\n"
                               "  kangle calibrate board setup.png --camera camera.json "
@@ -123,11 +125,15 @@ def add_parsers(sub, formatter) -> None:
     cam.add_argument("--out", default="camera.json")
     cam.set_defaults(run=cmd_calibrate)
     board = whats.add_parser("board", formatter_class=formatter, help="pose, geometry, colours",
-                             description="Find the board in a frame of the set-up position and "
-                                         "write the calibration profile every later command "
-                                         "takes.",
-                             epilog="example:\n  kangle calibrate board setup.png --camera "
-                                    "camera.json --side-mm 742 --out venue.json")
+                             description="Find the board in a frame and write the calibration "
+                                         "profile every later command takes. Red's side comes "
+                                         "from the set-up rows when the pieces stand in them, "
+                                         "else from --red-side or --venue; a view that does "
+                                         "not show the whole board is refused.",
+                             epilog="examples:\n  kangle calibrate board setup.png --camera "
+                                    "camera.json --side-mm 742 --out venue.json\n"
+                                    "  kangle calibrate board midgame.png --red-side bottom "
+                                    "--out venue.json")
     board.add_argument("frame")
     board.add_argument("--camera", help="camera calibration (default: a distortion-free guess)")
     board.add_argument("--board", default="goma", help="board profile to start from")
@@ -136,6 +142,11 @@ def add_parsers(sub, formatter) -> None:
                        help="keep the profile's geometry instead of measuring the board")
     board.add_argument("--manual", action="store_true",
                        help="click the four corners in a window instead of finding them")
+    board.add_argument("--red-side", choices=sorted(SIDES),
+                       help="where red's cushion is in the image, for a frame that does not "
+                            "show the set-up rows (mid-game)")
+    board.add_argument("--venue", help="this venue's earlier calibration: red's side from it "
+                                       "when the frame does not show the set-up rows")
     board.add_argument("--out", default="venue.json")
     board.set_defaults(run=cmd_calibrate)
     d = sub.add_parser("detect", formatter_class=formatter, help="find every piece in a frame",

@@ -223,3 +223,76 @@ def test_calibrate_and_detect_from_the_command_line(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "3 found: red 2, black 1" in out
     assert main(["detect", "nowhere.png", "--calibration", str(tmp_path / "venue.json")]) == 2
+
+
+# Calibrating from any frame: red's side from the set-up rows, the user or the venue.
+
+def red_side_of(camera):
+    """Where red's cushion (y < 0) appears in the image of a true camera."""
+    centre, red = camera.project(np.array([(0.0, 0.0, 0.0), (0.0, -BOARD.half, 0.0)]))
+    d = red - centre
+    return ("right" if d[0] > 0 else "left") if abs(d[0]) > abs(d[1]) else (
+        "bottom" if d[1] > 0 else "top")
+
+
+def same_pose(camera, cal, tolerance_mm=2.0):
+    grid = np.array([(x, y, 0) for x in (-300, 300) for y in (-300, 300)], float)
+    err = np.linalg.norm(camera.to_board(cal.camera.project(grid)) - grid[:, :2], axis=1)
+    return err.max() < tolerance_mm
+
+
+@pytest.mark.parametrize("yaw", [0.0, 90.0, 180.0, -90.0])
+def test_a_mid_game_frame_calibrates_with_red_side_and_detection_follows(yaw):
+    rng = np.random.default_rng(int(yaw) + 400)
+    camera = Camera.looking_down(height_mm=1350, tilt_deg=5, yaw_deg=yaw)
+    look = Look.random(rng, occluders=False)
+    ids = list(setup_positions(BOARD))
+    truth = scatter(rng, BOARD, [p for p in ids if p[1:] in {f"{i:02d}" for i in range(1, 9)}]
+                    + ["RS", "BS"])
+    frame = RENDER.render(camera, truth, look).image
+    with pytest.raises(KangleError, match="cannot tell red's side.*--red-side"):
+        calibrate_board(frame, camera, BOARD)
+    cal = calibrate_board(frame, camera, BOARD, red_side=red_side_of(camera))
+    assert same_pose(camera, cal)
+    later = scatter(np.random.default_rng(1), BOARD, list(rng.permutation(ids)[:20]))
+    pairs, lost, extra = match(later, Detector(cal).detect(
+        RENDER.render(camera, later, replace(look, seed=3)).image))
+    assert not lost and not extra
+    assert all(d.colour == colour_of(p) for p, d, _ in pairs)
+
+
+def test_the_venue_saved_earlier_gives_red_side_for_a_mid_game_frame(venue):
+    camera, look, cal = venue
+    few = {"R01": (-100.0, 20.0), "B01": (150.0, -60.0)}  # too few to learn colours from
+    frame = RENDER.render(camera, few, replace(look, seed=5)).image
+    with pytest.raises(KangleError, match="1 lone red and 1 lone black"):
+        calibrate_board(frame, camera, BOARD, red_side="bottom")
+    again = calibrate_board(frame, camera, BOARD, earlier=cal)
+    assert same_pose(camera, again) and again.colours == cal.colours
+
+
+def test_a_red_side_the_set_up_rows_contradict_is_refused(venue):
+    camera, look, _ = venue
+    frame = RENDER.render(camera, setup_positions(BOARD), look).image
+    side = red_side_of(camera)
+    opposite = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}[side]
+    with pytest.raises(KangleError, match=f"red's row {side}.*--red-side says {opposite}"):
+        calibrate_board(frame, camera, BOARD, red_side=opposite)
+    assert same_pose(camera, calibrate_board(frame, camera, BOARD, red_side=side))
+
+
+def test_a_board_cut_by_the_photo_s_edge_is_refused():
+    camera = Camera.looking_down(height_mm=1250, tilt_deg=3, shift_mm=(0.0, 260.0))
+    frame = RENDER.render(camera, setup_positions(BOARD), Look(seed=2, noise=2)).image
+    with pytest.raises(KangleError, match="no board in view|cut by the photo's edge"):
+        calibrate_board(frame, camera, BOARD)
+
+
+def test_corners_that_fit_no_square_board_are_refused(venue):
+    camera, look, _ = venue
+    frame = RENDER.render(camera, setup_positions(BOARD), look).image
+    h = BOARD.half
+    clicked = camera.project(np.array([(-h, -h, 0), (h, -h, 0), (h * 0.4, h, 0), (-h, h * 0.7, 0)],
+                                      float))
+    with pytest.raises(KangleError, match="residual .* mm.*--manual"):
+        calibrate_board(frame, camera, BOARD, measure=False, corners_px=clicked)
