@@ -7,12 +7,16 @@
    by IoU ≥ 0.5), number and colour accuracy over matched tiles, and the share of
    photos whose hand value is exactly the labelled one (tiles the photo's edge cuts
    counted on neither side: the issue has them reported, not counted).
-2. ``--synthetic`` rendered photos (seeds beyond those used in training): the share of
-   tiles read fully right (found, number, colour or joker).
-3. Speed of one 12-megapixel photo (a real photo enlarged to 4000 × 3000) on one core,
+2. ``--synthetic`` rendered photos of the classic edition (seeds beyond those used in
+   training): the share of tiles read fully right (found, number, colour or joker).
+3. ``--world`` rendered photos per scene (flat on wood, white, dark or patterned
+   tables; racks from above and from the front) of editions drawn only from the
+   typefaces and joker designs held out of training (``editions.HELD_OUT_*``), one line
+   per scene: tiles fully right and exact hand value.
+4. Speed of one 12-megapixel photo (a real photo enlarged to 4000 × 3000) on one core,
    as ``kangle tiles`` reads it (decoded at half size, then read), set against a
    baseline measured in the same run: decoding that JPEG in full with OpenCV.
-4. Peak memory of ``kangle tiles`` on a batch of 100 photos, one process.
+5. Peak memory of ``kangle tiles`` on a batch of 100 photos, one process.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from vision.tiles.labels import read_split  # noqa: E402
 from vision.tiles.model import MODELS  # noqa: E402
 from vision.tiles.quads import overlap  # noqa: E402
 from vision.tiles.read import read_tiles  # noqa: E402
-from vision.tiles.render import render_photo  # noqa: E402
+from vision.tiles.render import SCENES, render_photo, render_world  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -124,6 +128,26 @@ def synthetic(n: int, show: int, models: Path) -> None:
         print("   ", m)
 
 
+def world(n: int, show: int, models: Path) -> None:
+    """Held-out editions, ``n`` photos per scene (seeds from 3,000,000: used nowhere else)."""
+    print(f"held-out editions, {n} photos per scene")
+    print(f"  {'scene':<22} {'tiles':>6} {'recall':>8} {'fully right':>12} {'exact hand':>11} "
+          f"{'false':>6}")
+    mistakes = []
+    for k, scene in enumerate(SCENES):
+        tally = Tally()
+        for i in range(n):
+            photo, image, _ = render_world(np.random.default_rng(3_000_000 + 1000 * k + i),
+                                           scene, held_out=True)
+            tally.add(f"{scene} {i}", photo.tiles, read_tiles(image, models), image.shape[1::-1])
+        print(f"  {scene:<22} {tally.labelled:>6} {tally.found / max(1, tally.labelled):>8.1%} "
+              f"{tally.right / max(1, tally.labelled):>12.1%} "
+              f"{tally.exact / max(1, tally.photos):>11.1%} {tally.false:>6}")
+        mistakes += tally.mistakes[:max(1, show // len(SCENES))]
+    for m in mistakes:
+        print("   ", m)
+
+
 def speed(data: Path) -> None:
     first = sorted((data / "test" / "images").glob("*.jpg"))[0]
     big = cv2.resize(cv2.imread(str(first)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
@@ -166,6 +190,8 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/rummikub-photos")
     ap.add_argument("--split", default="test", help="real split to measure (default: test)")
     ap.add_argument("--synthetic", type=int, default=1000)
+    ap.add_argument("--world", type=int, default=100,
+                    help="held-out-edition photos per scene (0: none)")
     ap.add_argument("--models", type=Path, default=MODELS,
                     help="model folder to measure (default: the shipped models)")
     ap.add_argument("--speed", action=argparse.BooleanOptionalAction, default=True,
@@ -178,6 +204,8 @@ def main() -> int:
         print(f"no real photos at {args.data / args.split}: skipped")
     if args.synthetic:
         synthetic(args.synthetic, args.show, args.models)
+    if args.world:
+        world(args.world, args.show, args.models)
     if args.speed and (args.data / "test").exists():
         speed(args.data)
         memory(args.data)

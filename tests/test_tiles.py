@@ -5,6 +5,7 @@ cases, and the `kangle tiles` command's output and bad input."""
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -14,6 +15,15 @@ import pytest
 from kangle.cli import main
 from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import cnn, find, mlp
+from vision.tiles.editions import (
+    HELD_OUT_JOKERS,
+    HELD_OUT_TYPEFACES,
+    HERSHEY,
+    TRAIN_JOKERS,
+    TRAIN_TYPEFACES,
+    Edition,
+    random_edition,
+)
 from vision.tiles.face import PATCH_H, PATCH_W, balanced, patch
 from vision.tiles.labels import read_split
 from vision.tiles.model import COLOURS, FACE_CLASSES
@@ -33,7 +43,7 @@ from vision.tiles.read import (
     _Verdict,
     read_tiles,
 )
-from vision.tiles.render import camera, render_photo, tile_face
+from vision.tiles.render import SCENES, camera, render_photo, render_world, tile_face
 
 DATA = Path(__file__).parent / "data" / "tiles"
 
@@ -574,3 +584,52 @@ def test_output_cut_short_by_its_reader_is_no_traceback():
     run.stdout.close()  # nobody reads: kangle's first write finds the pipe broken
     err = run.stderr.read().decode()
     assert run.wait() == 141 and "Traceback" not in err, err
+
+
+# The world of tiles the renderer draws: editions, held-out typefaces, scenes.
+
+def test_training_never_draws_a_held_out_typeface_or_joker_and_the_benchmark_only_those():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        seen = random_edition(rng)
+        assert seen.typeface in TRAIN_TYPEFACES and seen.joker in TRAIN_JOKERS
+        unseen = random_edition(rng, held_out=True)
+        assert unseen.typeface in HELD_OUT_TYPEFACES and unseen.joker in HELD_OUT_JOKERS
+    assert not set(TRAIN_TYPEFACES) & set(HELD_OUT_TYPEFACES)
+
+
+@pytest.mark.parametrize("typeface", [t for t in TRAIN_TYPEFACES + HELD_OUT_TYPEFACES
+                                      if t != HERSHEY])
+def test_every_shipped_typeface_prints_numbers_as_tall_as_its_edition_says(typeface):
+    for height in (0.3, 0.7):
+        edition = replace(Edition.classic(), typeface=typeface, digit_height=height,
+                          backdrop="none", logo=False)
+        for number in (1, 8, 13):
+            face = tile_face(Tile(number, "black"), np.random.default_rng(number), 0.0,
+                             edition)
+            rows = np.flatnonzero((face.max(axis=2) < 120).any(axis=1))
+            tall = (rows.max() - rows.min() + 1) / face.shape[0]
+            # two-digit numbers may be made smaller to fit the face's width
+            assert (0.85 * height <= tall <= 1.1 * height) or (number > 9 and tall < height), \
+                (typeface, number, height, tall)
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_world_labels_lie_on_tile_faces_in_every_scene(scene):
+    """Every label encloses a tile face: inside it the photo is mostly the face's light
+    colour (the ink is a minority), which the table, the rack and its lip are not
+    required to be; and the labels of a rack's row touch side by side."""
+    photo, image, name = render_world(np.random.default_rng(77), scene)
+    assert name == scene and len(photo.tiles) >= 2
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    for lt in photo.tiles:
+        inside = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [np.round(lt.polygon).astype(np.int32)], 1)
+        inner = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0
+        light = float(np.median(lab[inner][:, 0]))
+        assert light > 150, (lt.tile, light)
+    if scene.startswith("rack"):
+        centres = np.array([lt.polygon.mean(axis=0) for lt in photo.tiles])
+        widths = np.array([np.linalg.norm(lt.polygon[1] - lt.polygon[0]) for lt in photo.tiles])
+        gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1) / widths[1:]
+        assert (gaps < 1.1).mean() > 0.5  # mostly touching neighbours in a row

@@ -1,6 +1,7 @@
 """Train the tile reader's models, offline, from labelled photos.
 
-    python -m vision.tiles.train ../shared/data/rummikub-photos --splits train --synthetic 1600
+    python -m vision.tiles.train ../shared/data/rummikub-photos --splits train --synthetic 800 \
+        --world 1200
 
 Reads the real photos of the splits named (``train/``; ``valid/`` is kept for tuning
 unless named too; never ``test/``, which is held out for benchmarks/tiles.py) plus
@@ -22,13 +23,13 @@ import cv2
 import numpy as np
 
 from vision.tiles import find
-from vision.tiles.face import balanced, ink, patch
+from vision.tiles.face import balanced, ink, patch, tall_order
 from vision.tiles.labels import LabelledPhoto, read_split
 from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
 from vision.tiles.pixels import context, features, working_image
 from vision.tiles.quads import covered, overlap
-from vision.tiles.render import render_photo
+from vision.tiles.render import render_photo, render_world
 
 PIXEL_CLASSES = ("background", "face", "edge")
 PIXELS_PER_CLASS = (1500, 1500, 1000)  # background, face, edge samples per photo
@@ -90,6 +91,27 @@ def upright(p: np.ndarray) -> bool:
     return float((ink.sum(axis=1) * rows).sum() / ink.sum()) < p.shape[0] / 2
 
 
+def _cut(image: np.ndarray, corners: np.ndarray, label) -> tuple[np.ndarray, bool]:
+    """A labelled tile's patch as the reader cuts it from ``corners``, and whether it is
+    upright. A rendered tile's label goes round its face from its top left, so its way
+    up is known: the patch is cut along it (across, for a face so foreshortened that it
+    looks wider than tall) and the class is exact. A real photo's label is a box, so the
+    way up comes from where the strong ink lies (``upright``)."""
+    if label is None or len(label.polygon) != 4:
+        p = patch(image, corners)
+        return p, upright(p)
+    q = label.polygon
+    up = (q[0] + q[1]) / 2 - (q[3] + q[2]) / 2
+    for turned in (False, True):
+        c = tall_order(corners, turned)
+        seen = (c[0] + c[1]) / 2 - (c[3] + c[2]) / 2
+        cos = float(seen @ up) / max(float(np.linalg.norm(seen) * np.linalg.norm(up)), 1e-9)
+        if abs(cos) > 0.7:
+            return patch(image, corners, turned), cos > 0
+    p = patch(image, corners)
+    return p, upright(p)
+
+
 def face_samples(photo: LabelledPhoto, image: np.ndarray,
                  pixel_model: find.PixelClassifier, rng,
                  jitters: int = 4) -> tuple[list[np.ndarray], list[int], list[int]]:
@@ -99,11 +121,13 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray,
     that tile; and every proposal that matches none — half tiles, background — or holds
     two tiles at once, as 'none'."""
     patches, faces, colours = [], [], []
+    synthetic = photo.image is None
 
-    def add(corners, tile):
-        p = patch(image, corners)
+    def add(corners, labelled):
+        tile = labelled.tile if labelled is not None else None
+        p, up = _cut(image, corners, labelled if synthetic else None)
         patches.append(p)
-        faces.append(FACE_CLASSES.index(face_class(tile, upright(p))))
+        faces.append(FACE_CLASSES.index(face_class(tile, up)))
         colours.append(COLOURS.index(tile.colour) if tile is not None and not tile.joker
                        else -1)
 
@@ -111,10 +135,10 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray,
     for t in photo.tiles:
         box = t.box
         boxes.append(box)
-        add(box, t.tile)
+        add(box, t)
         side = np.linalg.norm(box[1] - box[0]) + np.linalg.norm(box[2] - box[1])
         for _ in range(jitters):
-            add(box + rng.normal(0, 0.03 * side, box.shape).astype(np.float32), t.tile)
+            add(box + rng.normal(0, 0.03 * side, box.shape).astype(np.float32), t)
     probs, factor = find.pixel_classes(image, pixel_model)
     found, merges = find.regions(probs)
     nodes = [n for r in found for n in r.tree() if n.tile_like]
@@ -124,7 +148,7 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray,
         scores = [overlap(corners, b) for b in boxes]
         best = int(np.argmax(scores)) if scores else -1
         if best >= 0 and scores[best] >= 0.6:
-            add(corners, photo.tiles[best].tile)
+            add(corners, photo.tiles[best])
         elif (not scores or scores[best] < 0.3
               or sum(covered(corners, b) >= 0.5 for b in boxes) >= 2):  # two tiles at once
             add(corners, None)
@@ -169,7 +193,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", type=Path, help="folder with train/ and valid/ splits")
-    ap.add_argument("--synthetic", type=int, default=1600, help="synthetic photos to add")
+    ap.add_argument("--synthetic", type=int, default=1600,
+                    help="synthetic photos of the classic edition to add")
+    ap.add_argument("--world", type=int, default=0,
+                    help="synthetic photos of random editions (training typefaces and jokers "
+                         "only) in every scene: flat on any table, racks from above and front")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
@@ -189,11 +217,14 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(args.seed)
     photos = [(p, None) for s in args.splits for p in read_split(args.data / s)]
     photos += [(None, i) for i in range(args.synthetic)]
+    photos += [(None, -1 - i) for i in range(args.world)]
 
     def load(entry):
         photo, i = entry
         if photo is not None:
             return photo, cv2.imread(str(photo.image))
+        if i < 0:  # seeds 20,000 on: apart from the classic ones and every benchmark's
+            return render_world(np.random.default_rng(20_000 - 1 - i))[:2]
         return render_photo(np.random.default_rng(10_000 + i))
 
     args.out.mkdir(parents=True, exist_ok=True)
