@@ -1,40 +1,44 @@
-"""The colour model: what red pieces, black pieces and the playing surface look like under
-this venue's light, learnt from one frame of the set-up position — no fixed thresholds.
+"""The colour model: what each colour of the venue's piece set looks like under its light,
+against its board, learnt from one frame — no fixed thresholds, and no colour assumed to
+be darker or redder than the board.
 
 Two measurements separate a piece from the board: its brightness relative to the board
-around it (``ratio``: a piece is much darker than the wood, a shadow only a little), and
-its redness (``redness``: red's share of R+G+B, minus the board's at the same place).
-The model keeps each class's mean and spread of both, and the thresholds between them.
+around it (``ratio``: a black piece is much darker than the wood, a white one lighter, a
+shadow only a little darker), and its redness (``redness``: red's share of R+G+B, minus
+the board's at the same place). The model keeps each colour's mean and spread of both,
+and the thresholds past which a pixel belongs to a piece: darker than ``ratio_threshold``,
+lighter than ``light_threshold`` (only when the set has a colour lighter than the board),
+or redder by ``redness_threshold`` (only when it has a red one).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from rules.errors import KangleError
+
+Stats = tuple[float, float]  # mean, spread
+NEVER = 10.0  # a redness threshold no pixel reaches (a red share is at most 1)
 
 
 @dataclass(frozen=True)
 class ColourModel:
     ratio_threshold: float  # pixels darker than this share of the board are piece
     redness_threshold: float  # ... and so are pixels this much redder than the board
-    red_ratio: tuple[float, float]  # mean, spread of a red piece's ratio
-    black_ratio: tuple[float, float]
-    red_redness: tuple[float, float]  # mean, spread of redness (red share minus board's)
-    black_redness: tuple[float, float]
+    classes: dict[str, tuple[Stats, Stats]]  # colour → (ratio, redness) mean and spread
+    light_threshold: float | None = None  # ... and pixels this much lighter than the board
 
     def classify(self, ratio: float, redness: float) -> tuple[str | None, float]:
-        """'red' or 'black' (None if the blob looks like neither) and a confidence 0-1."""
-        scores = {}
-        for colour, (mr, sr), (mc, sc) in (("red", self.red_ratio, self.red_redness),
-                                           ("black", self.black_ratio, self.black_redness)):
-            scores[colour] = ((ratio - mr) / max(sr, 0.03)) ** 2 + (
-                (redness - mc) / max(sc, 0.02)) ** 2
+        """The colour of a blob (None if it looks like none: a hand, a cue, a shadow) and a
+        confidence 0-1."""
+        scores = {colour: ((ratio - mr) / max(sr, 0.03)) ** 2 + (
+            (redness - mc) / max(sc, 0.02)) ** 2
+            for colour, ((mr, sr), (mc, sc)) in self.classes.items()}
         best = min(scores, key=scores.get)
-        other = max(scores.values())
-        if scores[best] > 60:  # far from both: a hand, a cue, a shadow
+        other = max(v for c, v in scores.items() if c != best) if len(scores) > 1 else 1e9
+        if scores[best] > 60:
             return None, 0.0
         confidence = float(np.clip(1 - scores[best] / (other + 1e-9), 0, 1)) * float(
             np.exp(-scores[best] / 40))
@@ -42,44 +46,97 @@ class ColourModel:
 
     def classify_by_redness(self, redness: float) -> tuple[str | None, float]:
         """For pieces off the playing surface (on the rim), where brightness against a
-        dark frame says nothing: redness against the playing surface only."""
-        (mr, sr), (mb, sb) = self.red_redness, self.black_redness
-        zr, zb = abs(redness - mr) / max(sr, 0.02), abs(redness - mb) / max(sb, 0.02)
-        if min(zr, zb) > 6:
+        dark frame says nothing: redness against the playing surface only. Colours that
+        redness cannot tell apart (white from black) give no answer."""
+        z = {colour: abs(redness - mc) / max(sc, 0.02)
+             for colour, (_, (mc, sc)) in self.classes.items()}
+        best = min(z, key=z.get)
+        (_, (mb, sb)) = self.classes[best]
+        alike = [c for c, (_, (mc, sc)) in self.classes.items()
+                 if c != best and abs(mc - mb) < 2 * max(sb, sc, 0.02)]
+        if z[best] > 6 or alike:
             return None, 0.0
-        best = "red" if zr < zb else "black"
-        return best, float(np.clip(1 - min(zr, zb) / max(zr, zb, 1e-9), 0, 1))
+        second = min((v for c, v in z.items() if c != best), default=1e9)
+        return best, float(np.clip(1 - z[best] / max(second, 1e-9), 0, 1))
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {"ratio_threshold": self.ratio_threshold,
+                "redness_threshold": self.redness_threshold,
+                "light_threshold": self.light_threshold,
+                "classes": {c: {"ratio": list(r), "redness": list(d)}
+                            for c, (r, d) in self.classes.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> ColourModel:
+        """The model as saved; also reads the first format, which knew only red and black
+        (``red_ratio``, ``black_ratio``, ``red_redness``, ``black_redness``)."""
         try:
-            return cls(float(data["ratio_threshold"]), float(data["redness_threshold"]),
-                       tuple(data["red_ratio"]),
-                       tuple(data["black_ratio"]), tuple(data["red_redness"]),
-                       tuple(data["black_redness"]))
-        except (KeyError, TypeError, ValueError) as exc:
+            if "classes" in data:
+                classes = {str(c): (_stats(v["ratio"]), _stats(v["redness"]))
+                           for c, v in data["classes"].items()}
+            else:
+                classes = {c: (_stats(data[f"{c}_ratio"]), _stats(data[f"{c}_redness"]))
+                           for c in ("red", "black")}
+            light = data.get("light_threshold")
+            model = cls(_finite(data["ratio_threshold"]), _finite(data["redness_threshold"]),
+                        classes, None if light is None else _finite(light))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise KangleError(f"the calibration's colour model is damaged ({exc}): "
                               "calibrate the board again") from None
+        if len(classes) < 2:
+            raise KangleError("the calibration's colour model knows fewer than two colours: "
+                              "calibrate the board again")
+        return model
 
 
-def learn(samples: dict[str, list[tuple[float, float]]]) -> ColourModel:
-    """Build the model from (ratio, redness) samples of the cores of known red and black
-    pieces in the set-up frame."""
-    for colour in ("red", "black"):
-        if len(samples.get(colour, [])) < 4:
-            raise KangleError(f"the set-up frame shows too few {colour} pieces to learn their "
-                              "colour: put all pieces in their starting places and retry")
-    stats = {}
-    for colour in ("red", "black"):
-        arr = np.array(samples[colour])
-        stats[colour] = [(float(arr[:, k].mean()), float(arr[:, k].std() + 0.02))
-                         for k in (0, 1)]
+def _finite(value) -> float:
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a number")
+    number = float(value)
+    if not np.isfinite(number):
+        raise ValueError(f"{value!r} is not a finite number")
+    return number
+
+
+def _stats(value) -> Stats:
+    mean, spread = (_finite(v) for v in value)
+    if spread < 0:
+        raise ValueError(f"a negative spread {spread}")
+    return mean, spread
+
+
+# a class this much lighter than the board (ratio) is a light colour: white pieces
+LIGHT_CLASS = 1.08
+# a class this much darker is a dark colour, which the darkness threshold is set for
+DARK_CLASS = 0.7
+
+
+def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] | None = None
+          ) -> ColourModel:
+    """Build the model from (ratio, redness) samples of the cores of pieces whose colour
+    is known. ``least``: how many samples each colour needs (default four each); a colour
+    with none is left out, unless it is needed."""
+    least = least or {c: 4 for c in samples}
+    for colour, need in least.items():
+        if len(samples.get(colour, [])) < need:
+            raise KangleError(f"the frame shows too few {colour} pieces to learn their colour "
+                              f"({len(samples.get(colour, []))}, at least {need} needed): put "
+                              "all pieces in their starting places and retry")
+    classes = {}
+    for colour, seen in samples.items():
+        if not seen:
+            continue
+        arr = np.array(seen)
+        floor = 0.02 if len(arr) >= 4 else 0.05  # a lone piece says little of the spread
+        classes[colour] = tuple((float(arr[:, k].mean()), float(arr[:, k].std() + floor))
+                                for k in (0, 1))
+    dark = [r for r, _ in classes.values() if r[0] < DARK_CLASS]
     darkest_board = 0.62  # a deep shadow still keeps this share of the board's light
-    threshold = float(np.clip((stats["black"][0][0] + 2.5 * stats["black"][0][1] +
-                               darkest_board) / 2, 0.35, 0.6))
-    redness = float(np.clip(stats["red"][1][0] / 2, 0.06, 0.2))
-    return ColourModel(threshold, redness, stats["red"][0], stats["black"][0], stats["red"][1],
-                       stats["black"][1])
+    threshold = (float(np.clip((min(m + 2.5 * s for m, s in dark) + darkest_board) / 2, 0.35,
+                               0.6)) if dark else 0.5)
+    reds = [d[0] for r, d in classes.values() if d[0] > 0.08]
+    redness = float(np.clip(min(reds) / 2, 0.06, 0.2)) if reds else NEVER
+    lights = [r for r, _ in classes.values() if r[0] > LIGHT_CLASS]
+    light = (float(np.clip((min(m - 2.5 * s for m, s in lights) + 1.0) / 2, 1.05, 1.25))
+             if lights else None)
+    return ColourModel(threshold, redness, classes, light)

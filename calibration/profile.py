@@ -31,7 +31,10 @@ def board_table(board: Board) -> dict[str, Any]:
             "pieces": {"diameter_mm": board.piece_diameter, "mass_g": board.piece_mass,
                        "thickness_mm": board.piece_thickness},
             "striker": {"diameter_mm": board.striker_diameter, "mass_g": board.striker_mass,
-                        "thickness_mm": board.striker_thickness}}
+                        "thickness_mm": board.striker_thickness},
+            "design": board.design,
+            "set": [{"name": p.name, "colour": p.colour, "size": p.size, "count": p.count}
+                    for p in board.piece_set]}
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ from rules.state import TableState, initial_state
 def cmd_judge(args: argparse.Namespace) -> int:
     state = TableState.from_json(read_json(args.state, "table state"))
     shot = ShotRecord.from_json(read_json(args.shot, "shot record"))
-    new_state, ruling = judge(state, shot, load_board(args.board), load_rules(args.profile))
+    board = load_board(args.board, playable=True)
+    new_state, ruling = judge(state, shot, board, load_rules(args.profile))
     if args.json:
         print(dumps({"ruling": ruling.to_json(), "state": new_state.to_json()}), end="")
     else:
@@ -39,7 +40,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 def cmd_state(args: argparse.Namespace) -> int:
     """Write the set-up position (4.1) as a table state, optionally after the lag."""
-    state = initial_state(load_board(args.board))
+    state = initial_state(load_board(args.board, playable=True))
     if args.first:
         state, _ = lag(state, {"first": args.first})
     print(dumps(state.to_json()), end="")

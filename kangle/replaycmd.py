@@ -24,7 +24,7 @@ from vision.strike import fit_strike
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    board, rules = load_board(args.board), load_rules(args.profile)
+    board, rules = load_board(args.board, playable=True), load_rules(args.profile)
     record = ShotRecord.from_json(read_json(args.shot, "shot record"))
     state = load_state(args.state, board, record.shooter) if args.state else None
     before = {p: state.pos(p) for p in state.left("red") + state.left("black")} if state else None

@@ -32,7 +32,7 @@ def load_state(path: str | None, board, shooter: str | None) -> TableState:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    board = load_board(args.board)
+    board = load_board(args.board, playable=True)
     physics = load_physics(args.physics)
     if args.fly_off:
         physics = physics.with_fly_off(True)

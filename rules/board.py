@@ -23,6 +23,27 @@ SHIPPED = Path(__file__).parent / "profiles"
 
 # Regions a point can be in, from ``Board.region``.
 SURFACE, HOLE, RIM, OFF = "surface", "hole", "rim", "off"
+# How the playing surface is printed: 康樂棋's four corner circles joined by lines, or
+# standard carrom's baselines, arrows and centre circles (a board for the camera only).
+DESIGNS = ("goma", "carrom")
+SET_COLOURS = ("red", "black", "white")
+SIZES = ("piece", "striker")
+
+
+@dataclass(frozen=True)
+class SetPart:
+    """One kind of disc in a board's piece set, as the camera tells them apart: ``name``
+    (what a referee calls it: piece, striker, man, queen), its ``colour``, its ``size``
+    (a piece's or a striker's diameter and thickness) and how many a set has."""
+
+    name: str
+    colour: str
+    size: str
+    count: int
+
+
+GOMA_SET = (SetPart("piece", "red", "piece", 16), SetPart("piece", "black", "piece", 16),
+            SetPart("striker", "red", "striker", 1), SetPart("striker", "black", "striker", 1))
 
 
 @dataclass(frozen=True)
@@ -46,6 +67,8 @@ class Board:
     piece_thickness: float = 6.0
     striker_thickness: float = 7.0
     source: str = ""
+    design: str = "goma"
+    piece_set: tuple[SetPart, ...] = GOMA_SET
 
     # -- derived sizes -------------------------------------------------------------
     @property
@@ -71,6 +94,23 @@ class Board:
     def mass_of(self, piece: str) -> float:
         """Mass in grams."""
         return self.striker_mass if piece in ("RS", "BS") else self.piece_mass
+
+    @property
+    def set_colours(self) -> tuple[str, ...]:
+        """The colours of the piece set, in the order the profile names them."""
+        return tuple(dict.fromkeys(part.colour for part in self.piece_set))
+
+    def part(self, colour: str, size: str) -> SetPart | None:
+        """The set's part of this colour and size, if it has one."""
+        return next((p for p in self.piece_set if p.colour == colour and p.size == size), None)
+
+    def check_playable(self) -> None:
+        """Refuse a board the 康樂棋 rules cannot be played on (a carrom board is for
+        checking the camera on real boards, not for keeping a game)."""
+        if self.design != "goma" or self.piece_set != GOMA_SET:
+            raise KangleError(f"board {self.name!r} is a {self.design} board for the camera "
+                              "only: a 康樂棋 game needs a goma-design board with 16 red and 16 "
+                              "black pieces (the default, --board goma)")
 
     # -- named features ------------------------------------------------------------
     def hole_centre(self, hole: str) -> tuple[float, float]:
@@ -150,15 +190,23 @@ def _corner(name: str) -> tuple[int, int]:
         raise KangleError(f"unknown corner {name!r}: use SW, SE, NW or NE") from None
 
 
-def load_board(name_or_path: str | Path = "goma") -> Board:
-    """Load a board profile by shipped name (``goma``) or by path to a TOML file."""
+def load_board(name_or_path: str | Path = "goma", playable: bool = False) -> Board:
+    """Load a board profile by shipped name (``goma``, ``carrom``) or by path to a TOML
+    file; ``playable``: refuse one a 康樂棋 game cannot be played on."""
     data, source = read_profile(name_or_path, "board", SHIPPED)
-    return board_from_table(data, source)
+    board = board_from_table(data, source)
+    if playable:
+        board.check_playable()
+    return board
 
 
 def board_from_table(data: dict, source: str) -> Board:
     """Build and check a board from a parsed profile table (as stored in a game log)."""
     top = Fields(data, "board")
+    if not top.has("surface") and not top.has("holes"):
+        raise KangleError(f"{source} is not a board profile (it has no [surface] or [holes]; "
+                          "a rules profile such as 'standard' goes with --profile): the "
+                          "shipped boards are goma and carrom")
     surface, holes = top.table("surface"), top.table("holes")
     circles, rings = top.table("circles"), top.table("rings")
     pieces, striker = top.table("pieces"), top.table("striker")
@@ -188,11 +236,31 @@ def board_from_table(data: dict, source: str) -> Board:
         piece_thickness=pieces.positive("thickness_mm", 6.0),
         striker_thickness=striker.positive("thickness_mm", 7.0),
         source=source,
+        design=top.choice("design", DESIGNS, "goma"),
+        piece_set=_piece_set(top.items("set", [])),
     )
     for section in (top, surface, holes, circles, rings, pieces, striker):
         section.done()
     _check_sane(board)
     return board
+
+
+def _piece_set(items: list) -> tuple[SetPart, ...]:
+    """The ``[[set]]`` tables of a board profile (none: 康樂棋's red and black)."""
+    if not items:
+        return GOMA_SET
+    parts = []
+    for i, item in enumerate(items):
+        f = Fields(item, f"board.set[{i}]")
+        parts.append(SetPart(f.text("name"), f.choice("colour", SET_COLOURS),
+                             f.choice("size", SIZES), f.count("count")))
+        f.done()
+    if len({(p.colour, p.size) for p in parts}) != len(parts):
+        raise KangleError("board.set: two parts share a colour and size, so the camera could "
+                          "not tell them apart")
+    if len({p.colour for p in parts}) < 2:
+        raise KangleError("board.set: a set needs pieces of at least two colours")
+    return tuple(parts)
 
 
 def _check_sane(b: Board) -> None:

@@ -58,6 +58,7 @@ class Setup:
             rules=rules_from_table(f.raw("rules"), f.text("rules_source")),
         )
         f.done()
+        setup.board.check_playable()
         return setup
 
     def name(self, colour: str) -> str:

@@ -9,6 +9,7 @@ import pytest
 
 from calibration.board_pose import find_board
 from calibration.camera import Camera
+from calibration.colour import ColourModel
 from calibration.intrinsics import calibrate_camera
 from calibration.profile import Calibration
 from calibration.venue import calibrate_board, setup_positions
@@ -296,3 +297,14 @@ def test_corners_that_fit_no_square_board_are_refused(venue):
                                       float))
     with pytest.raises(KangleError, match="residual .* mm.*--manual"):
         calibrate_board(frame, camera, BOARD, measure=False, corners_px=clicked)
+
+
+def test_a_colour_model_saved_in_the_first_format_still_loads():
+    first = {"ratio_threshold": 0.5, "redness_threshold": 0.1, "red_ratio": [0.55, 0.05],
+             "black_ratio": [0.35, 0.04], "red_redness": [0.2, 0.03],
+             "black_redness": [0.0, 0.02]}
+    model = ColourModel.from_json(first)
+    assert model.classify(0.36, 0.01)[0] == "black" and model.classify(0.55, 0.19)[0] == "red"
+    assert ColourModel.from_json(model.to_json()) == model
+    with pytest.raises(KangleError, match="damaged"):
+        ColourModel.from_json(dict(first, red_ratio=[float("nan"), 0.05]))

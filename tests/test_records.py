@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from rules.board import load_board
+from rules.board import SHIPPED, load_board
 from rules.errors import KangleError
 from rules.rule_profile import load_rules
 from rules.shot import ShotRecord
@@ -85,6 +85,26 @@ def test_profiles_load_by_name_and_reject_typos(tmp_path):
     bad.write_text('catch_up_turn = "yes"\n')
     with pytest.raises(KangleError, match="true or false"):
         load_rules(bad)
+
+
+def test_piece_sets_are_data_in_the_board_profile(tmp_path):
+    carrom = load_board("carrom")
+    assert carrom.design == "carrom" and carrom.set_colours == ("white", "black", "red")
+    assert [(p.name, p.count) for p in carrom.piece_set] == [
+        ("man", 9), ("man", 9), ("queen", 1), ("striker", 1)]
+    assert carrom.part("white", "striker").name == "striker"
+    assert carrom.part("black", "striker") is None
+    assert load_board("goma").set_colours == ("red", "black")  # no [[set]]: 康樂棋's
+    with pytest.raises(KangleError, match="for the camera only"):
+        load_board("carrom", playable=True)
+    with pytest.raises(KangleError, match="not a board profile.*--profile"):
+        load_board("standard")
+    text = (SHIPPED / "carrom.toml").read_text()
+    twice = tmp_path / "twice.toml"
+    twice.write_text(text.replace('name = "queen"\ncolour = "red"', 'name = "queen"\n'
+                                  'colour = "black"'))
+    with pytest.raises(KangleError, match="share a colour and size"):
+        load_board(twice)
 
 
 def test_board_geometry_questions():
