@@ -160,10 +160,9 @@ def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
     grey = cv2.GaussianBlur(cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
+    outline = _most_board_like(bright)
+    if outline is None:
         raise KangleError("no board in view: no bright playing surface found")
-    outline = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(outline)
     if area < 0.05 * grey.size:
         raise KangleError("no board in view: the brightest region is too small to be the "
@@ -183,6 +182,23 @@ def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
     if len(set(order)) != 4:
         raise KangleError("the board is turned too far in the image to tell its corners apart")
     return quad[order]  # SW (bottom left), SE, NE, NW
+
+
+def _most_board_like(bright: np.ndarray) -> np.ndarray | None:
+    """The outline of the largest bright region that is bright all through (its pixels
+    fill 85 % of its outline): a playing surface is, while a light floor or cloth round
+    the table, though larger, has the board's dark frame as a hole in it."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bright)
+    outlines = []
+    for i in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:6]:
+        x, y, w, h = stats[i, :4]
+        own = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        found, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = max(found, key=cv2.contourArea) + np.array([x, y])
+        outlines.append(outline)
+        if stats[i, cv2.CC_STAT_AREA] >= 0.85 * cv2.contourArea(outline):
+            return outline
+    return outlines[0] if outlines else None
 
 
 def _quad_of_hull(outline: np.ndarray, area: float) -> np.ndarray:

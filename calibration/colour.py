@@ -7,8 +7,9 @@ around it (``ratio``: a black piece is much darker than the wood, a white one li
 shadow only a little darker), and its redness (``redness``: red's share of R+G+B, minus
 the board's at the same place). The model keeps each colour's mean and spread of both,
 and the thresholds past which a pixel belongs to a piece: darker than ``ratio_threshold``,
-lighter than ``light_threshold`` (only when the set has a colour lighter than the board),
-or redder by ``redness_threshold`` (only when it has a red one).
+lighter than ``light_threshold`` or less red by ``cool_threshold`` (only when the set has
+a colour lighter than the board: white men on pale wood differ more in colour than in
+brightness), or redder by ``redness_threshold`` (only when it has a red one).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class ColourModel:
     redness_threshold: float  # ... and so are pixels this much redder than the board
     classes: dict[str, tuple[Stats, Stats]]  # colour → (ratio, redness) mean and spread
     light_threshold: float | None = None  # ... and pixels this much lighter than the board
+    print_bgr: tuple[float, float, float] | None = None  # discs printed on the board
+    cool_threshold: float | None = None  # ... and pixels this much less red than the board
 
     def classify(self, ratio: float, redness: float) -> tuple[str | None, float]:
         """The colour of a blob (None if it looks like none: a hand, a cue, a shadow) and a
@@ -63,6 +66,8 @@ class ColourModel:
         return {"ratio_threshold": self.ratio_threshold,
                 "redness_threshold": self.redness_threshold,
                 "light_threshold": self.light_threshold,
+                "print_bgr": None if self.print_bgr is None else list(self.print_bgr),
+                "cool_threshold": self.cool_threshold,
                 "classes": {c: {"ratio": list(r), "redness": list(d)}
                             for c, (r, d) in self.classes.items()}}
 
@@ -77,9 +82,14 @@ class ColourModel:
             else:
                 classes = {c: (_stats(data[f"{c}_ratio"]), _stats(data[f"{c}_redness"]))
                            for c in ("red", "black")}
-            light = data.get("light_threshold")
+            light, ink = data.get("light_threshold"), data.get("print_bgr")
+            cool = data.get("cool_threshold")
             model = cls(_finite(data["ratio_threshold"]), _finite(data["redness_threshold"]),
-                        classes, None if light is None else _finite(light))
+                        classes, None if light is None else _finite(light),
+                        None if ink is None else tuple(_finite(v) for v in ink),
+                        None if cool is None else _finite(cool))
+            if model.print_bgr is not None and len(model.print_bgr) != 3:
+                raise ValueError("print_bgr must have three values")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise KangleError(f"the calibration's colour model is damaged ({exc}): "
                               "calibrate the board again") from None
@@ -111,11 +121,12 @@ LIGHT_CLASS = 1.08
 DARK_CLASS = 0.7
 
 
-def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] | None = None
-          ) -> ColourModel:
+def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] | None = None,
+          print_bgr: tuple[float, float, float] | None = None) -> ColourModel:
     """Build the model from (ratio, redness) samples of the cores of pieces whose colour
     is known. ``least``: how many samples each colour needs (default four each); a colour
-    with none is left out, unless it is needed."""
+    with none is left out, unless it is needed. ``print_bgr``: the colour of the discs
+    printed on the board, if it has any."""
     least = least or {c: 4 for c in samples}
     for colour, need in least.items():
         if len(samples.get(colour, [])) < need:
@@ -136,7 +147,12 @@ def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] |
                                0.6)) if dark else 0.5)
     reds = [d[0] for r, d in classes.values() if d[0] > 0.08]
     redness = float(np.clip(min(reds) / 2, 0.06, 0.2)) if reds else NEVER
-    lights = [r for r, _ in classes.values() if r[0] > LIGHT_CLASS]
-    light = (float(np.clip((min(m - 2.5 * s for m, s in lights) + 1.0) / 2, 1.05, 1.25))
+    # a light colour: lighter than the board, or about as light but less red (white men
+    # on pale wood)
+    lights = [(r, d) for r, d in classes.values() if r[0] > LIGHT_CLASS or (
+        r[0] > DARK_CLASS and d[0] < -0.015)]
+    light = (float(np.clip((min(r[0] - 2.5 * r[1] for r, _ in lights) + 1.0) / 2, 1.05, 1.25))
              if lights else None)
-    return ColourModel(threshold, redness, classes, light)
+    cool = (float(np.clip(min(-d[0] for _, d in lights) / 2, 0.01, 0.1))
+            if lights and max(d[0] for _, d in lights) < -0.015 else None)
+    return ColourModel(threshold, redness, classes, light, print_bgr, cool)

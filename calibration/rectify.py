@@ -35,6 +35,7 @@ class Features:
     not_lines: np.ndarray  # uint8: 0 on the board's printed lines
     holes: np.ndarray  # uint8: 1 over the holes
     line_gain: np.ndarray  # float32: 1 + LINE_REDNESS on the lines, 1 elsewhere
+    print_discs: np.ndarray  # uint8: 1 over discs printed in solid colour (carrom's)
 
     @property
     def ratio(self) -> np.ndarray:
@@ -55,15 +56,22 @@ class Features:
         board = self.surface_red if surface else self.board_red[rows, cols]
         return px[:, 2] / (px.sum(axis=1) + 1) - board
 
-    def pieces(self, ratio_below: float, redness_above: float, allowed: np.ndarray
-               ) -> np.ndarray:
+    def pieces(self, ratio_below: float, redness_above: float, allowed: np.ndarray,
+               light_above: float | None = None,
+               print_bgr: tuple[float, float, float] | None = None,
+               cooler_by: float | None = None) -> np.ndarray:
         """Pixels that belong to a piece: much darker than the board (black pieces, and
-        the sides of all pieces) or much redder (red pieces, whose brightness under warm
-        light can match the wood's); the printed marks inside a piece are filled in.
+        the sides of all pieces), much lighter (``light_above``: white pieces, for sets
+        that have them), much redder (red pieces, whose brightness under warm light
+        can match the wood's) or, with ``cooler_by``, much less red than the board (a
+        white piece on pale wood differs more in colour than in brightness; a shadow
+        keeps the wood's colour); the printed marks inside a piece are filled in.
         The board's brown lines are neither: on them a pixel must be clearly darker than
         a line, or redder than a line's warmest pixels (which can pass the colour model's
-        midway threshold and join a striker to the circle round it).
-        Integer arithmetic throughout: this runs on every frame."""
+        midway threshold and join a striker to the circle round it). On discs printed in
+        solid colour (``print_bgr``, as the calibration saw them) a pixel is a piece's
+        when its colour (red share) or brightness is unlike the print's.
+        Integer arithmetic for the 康樂棋 set: this runs on every frame."""
         dark = self.grey < cv2.convertScaleAbs(self.background, alpha=ratio_below)
         dark &= (self.grey >= cv2.convertScaleAbs(self.background, alpha=HOLE_RATIO)) | (
             self.holes == 0)
@@ -71,7 +79,25 @@ class Features:
         total = b.astype(np.uint16) + g + r
         limit = ((self.board_red + redness_above * self.line_gain) * 1024).astype(np.uint16)
         red = (r.astype(np.uint32) * 1024) > (limit.astype(np.uint32) * total)
-        mask = (((dark & (self.not_lines > 0)) | red) & (allowed > 0)).astype(np.uint8)
+        seen = (dark & (self.not_lines > 0)) | red
+        if light_above is not None:
+            bright = self.grey.astype(np.float32) > self.background * np.float32(light_above)
+            seen |= bright & (self.not_lines > 0)
+        if cooler_by is not None:  # only as light as the board: a dark piece's blurred
+            share = r.astype(np.float32) / (total + 1)  # rim is neutral too, and darker
+            cool = share < self.board_red - np.float32(cooler_by)
+            seen |= cool & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
+                self.not_lines > 0)
+        if print_bgr is not None and self.print_discs.any():
+            on = self.print_discs > 0
+            ink = np.asarray(print_bgr, np.float32)
+            px = self.image[on].astype(np.float32)
+            share = px[:, 2] / (px.sum(axis=1) + 1)
+            level = px.sum(axis=1) / max(float(ink.sum()), 1.0)
+            unlike = (np.abs(share - ink[2] / (ink.sum() + 1)) > PRINT_SHARE) | (
+                level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
+            seen[on] = unlike
+        mask = (seen & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)
         solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
@@ -86,6 +112,14 @@ _BRIDGE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 # must be (1 + this, times the threshold): about two standard deviations below a red
 # piece, above nearly all of a line's pixels
 LINE_REDNESS = 0.4
+# a pixel less red than the board counts as a light piece's only when it keeps this share
+# of the board's brightness
+COOL_LEVEL = 0.85
+# on a printed disc, a pixel whose red share differs from the print's by this much, or
+# whose brightness is this many times the print's (or its inverse), is a piece's; a
+# shadow keeps the print's red share and keeps more than half its light
+PRINT_SHARE = 0.1
+PRINT_LEVEL = 1.6
 # a hole's black is about 0.06 of the board's brightness, a black piece about 0.4 (four
 # standard deviations above this)
 HOLE_RATIO = 0.2
@@ -105,6 +139,73 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
+
+
+def printed_disc_centres(board: Board) -> list[tuple[tuple[float, float], float]]:
+    """Discs printed in solid colour on the board, each ((x, y) mm, radius mm): carrom's
+    eight red base circles at the baselines' ends and the centre circle; none on goma."""
+    if board.design != "carrom":
+        return []
+    h, discs = board.half, [((0.0, 0.0), board.inner_diameter / 2)]
+    for turn in range(4):
+        c, s = np.cos(turn * np.pi / 2), np.sin(turn * np.pi / 2)
+        for end in (-235 + 16, 235 - 16):
+            x, y = end, -(h - 118.0)
+            discs.append(((float(x * c - y * s), float(x * s + y * c)), 15.9))
+    return discs
+
+
+def _printed_discs(rect: Rectifier, board: Board) -> np.ndarray:
+    """A mask (1) of the solid printed discs, 1.5 mm wider than drawn."""
+    mask = np.zeros((rect.size, rect.size), np.uint8)
+    for centre, radius in printed_disc_centres(board):
+        cv2.circle(mask, rect.to_px(*centre), int(round((radius + 1.5) * rect.scale)), 1, -1)
+    return mask
+
+
+def _printed_lines(rect: Rectifier, board: Board, width: int) -> np.ndarray:
+    """A mask (1) of the lines printed on the board, ``width`` pixels wide: for the goma
+    design the lines joining the shooting circles, the circles and the rings; for carrom
+    the baselines with their base circles, the corner arrows and the centre circles;
+    for both the edge of the playing surface and the holes' rims."""
+    n = rect.size
+    lines = np.zeros((n, n), np.uint8)
+    px = rect.to_px
+    h = board.half
+    if board.design == "carrom":
+        for turn in range(4):
+            c, s = np.cos(turn * np.pi / 2), np.sin(turn * np.pi / 2)
+
+            def at(x, y, c=c, s=s):
+                return px(x * c - y * s, x * s + y * c)
+            for d in (h - 102.0, h - 134.0):
+                cv2.line(lines, at(-235 + 16, -d), at(235 - 16, -d), 1, width)
+            for end in (-235 + 16, 235 - 16):
+                cv2.circle(lines, at(end, -(h - 118.0)), int(round(15.9 * rect.scale)), 1, width)
+            start = np.array([-(h - 70.0), -(h - 70.0)])
+            cv2.line(lines, at(*start), at(*(start + np.array([1, 1]) / np.sqrt(2) * 265)), 1,
+                     width)
+        cv2.circle(lines, px(0, 0), int(round(board.penalty_diameter / 2 * rect.scale)), 1,
+                   width)
+    else:
+        centres = {c: board.circle_centre(c) for c in CORNERS}
+        for a, b in (("SW", "SE"), ("NW", "NE"), ("SW", "NW"), ("SE", "NE")):
+            cv2.line(lines, px(*centres[a]), px(*centres[b]), 1, width)
+        for c in CORNERS:  # the lines stop at the circles, whose insides are clear
+            cv2.circle(lines, px(*centres[c]),
+                       int(round(board.circle_diameter / 2 * rect.scale)) - width, 0, -1)
+            cv2.circle(lines, px(*centres[c]),
+                       int(round(board.circle_diameter / 2 * rect.scale)), 1, width)
+        for d in (board.penalty_diameter, board.inner_diameter):
+            cv2.circle(lines, px(0, 0), int(round(d / 2 * rect.scale)), 1, width)
+    # the edge of the playing surface: the rim's dark wood shows a pixel either side
+    # of where the calibration puts it, a thin dark line a piece at the cushion joins
+    # (a carrom board's dark worn frame bleeds further into the view: three times as wide)
+    cv2.rectangle(lines, px(-h, h), px(h, -h), 1, width * (3 if board.design == "carrom" else 1))
+    for c in CORNERS:  # and the holes' blurred edges, neither black nor board
+        cv2.circle(lines, px(*board.hole_centre(c)),
+                   int(round(board.hole_diameter / 2 * rect.scale)), 1, width)
+    return lines
 
 
 class Rectifier:
@@ -130,37 +231,52 @@ class Rectifier:
             cv2.circle(holes, self.to_px(*board.hole_centre(c)),
                        int(round((board.hole_diameter / 2 + 2) * scale)), 1, -1)
         self.holes = holes
-        self.allowed = (self.surface | self.rim).astype(np.uint8)
+        if board.design == "carrom":
+            # net pockets and a dark worn frame, redder than the wood where worn: pieces
+            # are looked for on the playing surface only, away from the pockets (a piece
+            # in a net is pocketed)
+            nets = np.zeros((n, n), np.uint8)
+            for c in CORNERS:
+                cv2.circle(nets, self.to_px(*board.hole_centre(c)),
+                           int(round((board.hole_diameter / 2 + 3.0) * scale)), 1, -1)
+            self.allowed = (self.surface & (1 - nets)).astype(np.uint8)
+        else:
+            self.allowed = (self.surface | self.rim).astype(np.uint8)
         # The board's own printed lines are dark: they are no piece, and a closed line
         # (a shooting circle, a ring) must not enclose a piece's blob.
-        lines = np.zeros((n, n), np.uint8)
         width = max(1, int(round(3.0 * scale)))
-        centres = {c: board.circle_centre(c) for c in CORNERS}
-        for a, b in (("SW", "SE"), ("NW", "NE"), ("SW", "NW"), ("SE", "NE")):
-            cv2.line(lines, self.to_px(*centres[a]), self.to_px(*centres[b]), 1, width)
-        for c in CORNERS:  # the lines stop at the circles, whose insides are clear
-            cv2.circle(lines, self.to_px(*centres[c]),
-                       int(round(board.circle_diameter / 2 * scale)) - width, 0, -1)
-            cv2.circle(lines, self.to_px(*centres[c]),
-                       int(round(board.circle_diameter / 2 * scale)), 1, width)
-        for d in (board.penalty_diameter, board.inner_diameter):
-            cv2.circle(lines, self.to_px(0, 0), int(round(d / 2 * scale)), 1, width)
-        # the edge of the playing surface: the rim's dark wood shows a pixel either side
-        # of where the calibration puts it, a thin dark line a piece at the cushion joins
-        h = board.half
-        cv2.rectangle(lines, self.to_px(-h, h), self.to_px(h, -h), 1, width)
-        for c in CORNERS:  # and the holes' blurred edges, neither black nor board
-            cv2.circle(lines, self.to_px(*board.hole_centre(c)),
-                       int(round(board.hole_diameter / 2 * scale)), 1, width)
+        lines = _printed_lines(self, board, width)
         self.not_lines = (1 - lines).astype(np.uint8)
         self.line_gain = (1.0 + LINE_REDNESS * lines).astype(np.float32)
         k = int(round(2.6 * board.striker_radius * scale / 4)) | 1
         self._small_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        # a window three strikers wide sees mostly board round a piece
+        self._median_size = int(round(6 * board.striker_radius * scale / 4)) | 1
+        self.print_discs = _printed_discs(self, board)
         quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
         self._surface_small = cv2.resize(self.surface, quarter, interpolation=cv2.INTER_NEAREST)
         self._rim_small = cv2.resize(self.rim, quarter, interpolation=cv2.INTER_NEAREST)
         self._holes_small = cv2.resize(self.holes, quarter,
                                        interpolation=cv2.INTER_NEAREST).astype(bool)
+
+    def _board_level(self, small: np.ndarray, board: np.ndarray, level: int) -> np.ndarray:
+        """The board's brightness round each pixel of the quarter-size grey image, from
+        the pixels of ``board`` (a region, holes left out) near it: their mean over a
+        window three strikers wide, taken twice — the second time without the pixels
+        the first said were no board (pieces, light or dark, and pockets' rims). Only
+        the region's own pixels count, its outermost row left out, so its edges are not
+        pulled towards the rest."""
+        size = (self._median_size, self._median_size)
+        values = small.astype(np.float32)
+        # the region's outermost quarter-size pixels mix in what lies beyond its edge
+        inner = cv2.erode(board.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        weight = (inner & (values > 0.6 * level) & (values < 1.5 * level)).astype(np.float32)
+        for _ in range(2):
+            total = cv2.boxFilter(values * weight, -1, size, normalize=False)
+            count = cv2.boxFilter(weight, -1, size, normalize=False)
+            estimate = np.where(count > 0, total / np.maximum(count, 1e-6), level)
+            weight = weight * (np.abs(values - estimate) < 0.04 * estimate)
+        return np.clip(estimate, 0, 255).astype(np.uint8)
 
     def to_px(self, x: float, y: float) -> tuple[int, int]:
         return (int(round((x + self.extent) * self.scale - 0.5)),
@@ -169,7 +285,10 @@ class Rectifier:
     def to_mm(self, col: float, row: float) -> tuple[float, float]:
         return ((col + 0.5) / self.scale - self.extent, self.extent - (row + 0.5) / self.scale)
 
-    def features(self, frame: np.ndarray) -> Features:
+    def features(self, frame: np.ndarray, light: bool = False) -> Features:
+        """The rectified frame and its board background. ``light``: the set has pieces
+        lighter than the board, so the background is the board's median brightness
+        around each pixel (a closing, cheaper, would take a light piece for the board)."""
         rect = cv2.remap(frame, self.map1, self.map2, cv2.INTER_LINEAR)
         grey = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
         small = cv2.resize(grey, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
@@ -185,13 +304,16 @@ class Rectifier:
             level = int(np.median(small[inside]))
             # outside the region, and over the holes, the board is taken at its median
             fill = np.where(inside & ~self._holes_small, small, level).astype(np.uint8)
-            closed = cv2.morphologyEx(fill, cv2.MORPH_CLOSE, self._small_kernel)
+            if light:
+                closed = self._board_level(small, inside & ~self._holes_small, level)
+            else:
+                closed = cv2.morphologyEx(fill, cv2.MORPH_CLOSE, self._small_kernel)
             background[inside] = closed[inside]
-            light = inside & (small > 0.75 * closed)
-            reds.append(float(np.median(small_red[light])) if light.any() else 0.33)
+            board_px = inside & (small > 0.75 * closed)
+            reds.append(float(np.median(small_red[board_px])) if board_px.any() else 0.33)
             board_red[inside] = reds[-1]
         size = (grey.shape[1], grey.shape[0])
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
         return Features(rect, grey, background, board_red, reds[0], self.not_lines,
-                        self.holes, self.line_gain)
+                        self.holes, self.line_gain, self.print_discs)

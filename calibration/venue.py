@@ -51,6 +51,8 @@ SETUP_REDNESS = 0.05
 # the board, or clearly redder
 WIDE_RATIO = 0.55
 WIDE_REDNESS = 0.08
+WIDE_LIGHT = 1.12
+WIDE_COOL = 0.02
 
 
 def calibrate_board(frame: np.ndarray, intrinsics: Camera, board: Board,
@@ -99,7 +101,11 @@ def orient(frame: np.ndarray, camera: Camera, board: Board, red_side: str | None
     and whether the frame shows the set-up rows. Red's side comes from the set-up rows
     when red's pieces stand along one cushion and black's along the opposite one; from
     ``red_side`` or ``earlier`` otherwise. A ``red_side`` that the set-up rows contradict
-    is refused rather than either being chosen silently."""
+    is refused rather than either being chosen silently. A board with no sides (a carrom
+    board for the camera only) keeps the turn the board was found in (its SW corner at
+    the image's bottom left)."""
+    if board.design != "goma":
+        return camera, False
     by_rows, score = _orient_by_rows(frame, camera, board)
     set_up = score >= SETUP_REDNESS
     if red_side is not None:
@@ -181,8 +187,9 @@ def measure_board(frame: np.ndarray, camera: Camera, board: Board,
     rect = Rectifier(camera, board, scale=1.5, z=0.0)
     f = rect.features(frame)
     board = _measure_holes(rect, f, board)
-    board = _measure_rings(rect, f, board)
-    board = _measure_circles(rect, f, board)
+    if board.design == "goma":  # carrom's printed design is the federation's, as profiled
+        board = _measure_rings(rect, f, board)
+        board = _measure_circles(rect, f, board)
     return camera, board
 
 
@@ -277,12 +284,20 @@ def learn_colours(frame: np.ndarray, camera: Camera, board: Board):
 
 def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
     """The colour model from whatever pieces the frame shows on the playing surface, mid-
-    game included: every lone blob that differs from the board and has a piece's size and
-    roundness gives one sample, and the samples fall into two groups by colour — the
-    redder group is red. Too few pieces of either colour is an error, not a guess."""
+    game included, for any piece set: every lone blob that differs from the board (darker,
+    lighter or redder) and has a piece's size and roundness gives one sample, and the
+    samples fall into the set's colours by k-means started from what each colour looks
+    like in general (black much darker than the board, white lighter, red redder).
+    Fewer than four lone pieces of a colour the set has at least four of is an error
+    naming the counts, not a guess; a colour the set has one or two of (carrom's queen)
+    is learnt from what is seen, and left out when none is."""
     rect = Rectifier(camera, board, scale=1.0)
-    f = rect.features(frame)
-    mask = f.pieces(WIDE_RATIO, WIDE_REDNESS, rect.surface)
+    light = "white" in board.set_colours
+    f = rect.features(frame, light=light)
+    ink = _print_colour(f)
+    mask = f.pieces(WIDE_RATIO, WIDE_REDNESS if "red" in board.set_colours else 10.0,
+                    rect.allowed & rect.surface, WIDE_LIGHT if light else None, ink,
+                    WIDE_COOL if light else None)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
     area = np.pi * board.piece_radius ** 2
     ratio, redness = f.ratio, f.redness
@@ -299,29 +314,49 @@ def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
         if inside.sum() < 60:
             continue
         samples.append((float(ratio[core][inside].mean()), float(redness[core][inside].mean())))
-    black, red = _two_groups(np.array(samples)) if len(samples) >= 2 else ([], [])
-    if min(len(red), len(black)) < 4:
-        raise KangleError(f"the frame shows {len(red)} lone red and {len(black)} lone black "
-                          "pieces on the board: at least four of each, apart from the others, "
-                          "are needed to learn what they look like. Calibrate from a frame "
-                          "with more pieces or from the set-up position, or give this venue's "
-                          "earlier calibration with --venue")
-    return learn({"red": [samples[i] for i in red], "black": [samples[i] for i in black]})
+    groups = _colour_groups(np.array(samples).reshape(-1, 2), board.set_colours)
+    counts = {c: sum(p.count for p in board.piece_set if p.colour == c) for c in groups}
+    short = [c for c in groups if counts[c] >= 4 and len(groups[c]) < 4]
+    if short:
+        seen = ", ".join(f"{len(groups[c])} lone {c}" for c in groups)
+        raise KangleError(f"the frame shows {seen} pieces on the board: at least four lone "
+                          f"{' and four lone '.join(short)} pieces, apart from the others, are "
+                          "needed to learn what they look like. Calibrate from a frame with more "
+                          "pieces or from the set-up position, or give this venue's earlier "
+                          "calibration with --venue")
+    return learn({c: [samples[i] for i in idx] for c, idx in groups.items()},
+                 {c: (4 if counts[c] >= 4 else 0) for c in groups}, ink)
 
 
-def _two_groups(samples: np.ndarray) -> tuple[list[int], list[int]]:
-    """Indices of the (ratio, redness) samples in two groups, the less red group first:
-    2-means with each measure scaled by its spread, started from the least and the most
-    red sample (deterministic: the same frame always gives the same model)."""
-    scaled = samples / np.maximum(samples.std(axis=0), 1e-6)
-    centres = scaled[[int(np.argmin(samples[:, 1])), int(np.argmax(samples[:, 1]))]]
+def _print_colour(f) -> tuple[float, float, float] | None:
+    """The median colour (BGR) of the discs printed on the board; None if it has none.
+    Pieces lying on a few of them are outvoted by the others."""
+    on = f.print_discs > 0
+    if not on.any():
+        return None
+    return tuple(float(v) for v in np.median(f.image[on].reshape(-1, 3), axis=0))
+
+
+# what each colour looks like in general, as (ratio, redness) against the board: where
+# k-means starts, and how its groups get their names
+TYPICAL = {"black": (0.35, 0.0), "red": (0.6, 0.15), "white": (1.3, -0.02)}
+
+
+def _colour_groups(samples: np.ndarray, colours: tuple[str, ...]) -> dict[str, list[int]]:
+    """Indices of the (ratio, redness) samples by colour: k-means with each measure
+    scaled by its spread, started from each colour's TYPICAL look (deterministic: the
+    same frame always gives the same model). Every colour is a key, maybe of no sample."""
+    if not len(samples):
+        return {c: [] for c in colours}
+    spread = np.maximum(samples.std(axis=0), np.array([0.05, 0.02]))
+    scaled = samples / spread
+    centres = np.array([TYPICAL[c] for c in colours]) / spread
+    nearest = np.zeros(len(samples), int)
     for _ in range(50):
-        redder = np.linalg.norm(scaled - centres[1], axis=1) < np.linalg.norm(
-            scaled - centres[0], axis=1)
-        if redder.all() or not redder.any():
-            break
-        moved = np.array([scaled[~redder].mean(axis=0), scaled[redder].mean(axis=0)])
+        nearest = np.argmin(np.linalg.norm(scaled[:, None] - centres[None], axis=2), axis=1)
+        moved = np.array([scaled[nearest == k].mean(axis=0) if (nearest == k).any()
+                          else centres[k] for k in range(len(colours))])
         if np.allclose(moved, centres):
             break
         centres = moved
-    return list(np.flatnonzero(~redder)), list(np.flatnonzero(redder))
+    return {c: [int(i) for i in np.flatnonzero(nearest == k)] for k, c in enumerate(colours)}

@@ -72,10 +72,47 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
           f"circles {b.circle_diameter:g} mm at {b.circle_inset:g} mm, rings "
           f"{b.penalty_diameter:g}/{b.inner_diameter:g} mm")
     m = cal.colours
-    print(f"colours: piece when darker than {m.ratio_threshold:.2f} of the board or redder by "
-          f"{m.redness_threshold:.3f}")
+    learnt = ", ".join(f"{c} (brightness {r[0]:.2f} of the board's)"
+                       for c, (r, _) in m.classes.items())
+    missing = [c for c in b.set_colours if c not in m.classes]
+    print(f"colours learnt: {learnt}" + (f"; not seen, so not looked for: {', '.join(missing)}"
+                                          if missing else ""))
     print(f"wrote {args.out}")
     return 0
+
+
+# what each colour is marked in: a colour that stands out against the piece itself
+MARK_BGR = {"red": (255, 255, 0), "black": (0, 255, 255), "white": (255, 0, 255)}
+
+
+def annotate(frame: np.ndarray, detections, cal: Calibration) -> np.ndarray:
+    """The frame with the playing surface outlined and each piece ringed at its true size
+    in a colour that stands out against it, with its colour and kind written beside it;
+    lines and letters scale with the image."""
+    out = frame.copy()
+    board = cal.board
+    unit = max(1, int(round(max(frame.shape[:2]) / 900)))
+    h = board.half
+    edge = cal.camera.project(np.array([(x, y, 0.0) for x, y in np.vstack([
+        np.column_stack([np.linspace(-h, h, 20), np.full(20, -h)]),
+        np.column_stack([np.full(20, h), np.linspace(-h, h, 20)]),
+        np.column_stack([np.linspace(h, -h, 20), np.full(20, h)]),
+        np.column_stack([np.full(20, -h), np.linspace(h, -h, 20)])])]))
+    cv2.polylines(out, [np.round(edge).astype(np.int32)], True, (0, 200, 0), unit, cv2.LINE_AA)
+    for d in detections:
+        striker = d.kind == "striker"
+        z = board.striker_thickness if striker else board.piece_thickness
+        radius = board.striker_radius if striker else board.piece_radius
+        centre, rim = cal.camera.project(np.array([[d.x, d.y, z], [d.x + radius, d.y, z]]))
+        r = max(4, int(round(np.linalg.norm(rim - centre))))
+        colour = MARK_BGR.get(d.colour, (255, 255, 255))
+        at = (int(round(centre[0])), int(round(centre[1])))
+        cv2.circle(out, at, r + unit, colour, 2 * unit, cv2.LINE_AA)
+        cv2.putText(out, f"{d.colour} {d.kind}", (at[0] + r + 2 * unit, at[1] + 4 * unit),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4 * unit, (0, 0, 0), 3 * unit, cv2.LINE_AA)
+        cv2.putText(out, f"{d.colour} {d.kind}", (at[0] + r + 2 * unit, at[1] + 4 * unit),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4 * unit, colour, unit, cv2.LINE_AA)
+    return out
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
@@ -89,16 +126,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
         for d in sorted(detections, key=lambda d: (d.colour, d.kind, -d.y)):
             print(f"{d.colour:<6} {d.kind:<8} ({d.x:7.1f}, {d.y:7.1f}) mm  {d.where:<8} "
                   f"{d.confidence:.2f}")
-        counts = {c: sum(d.colour == c for d in detections) for c in ("red", "black")}
-        print(f"{len(detections)} found: red {counts['red']}, black {counts['black']}")
+        counts = ", ".join(f"{c} {sum(d.colour == c for d in detections)}"
+                           for c in cal.board.set_colours)
+        print(f"{len(detections)} found: {counts}")
     if args.annotate:
-        out = frame.copy()
-        for d in detections:
-            u, v = cal.camera.project(np.array([[d.x, d.y, cal.board.thickness_of(
-                "RS" if d.kind == "striker" else "R01")]]))[0]
-            colour = (0, 0, 255) if d.colour == "red" else (255, 255, 0)
-            cv2.circle(out, (int(u), int(v)), 6, colour, 2)
-        cv2.imwrite(args.annotate, out)
+        cv2.imwrite(args.annotate, annotate(frame, detections, cal))
         print(f"wrote {args.annotate}")
     return 0
 
@@ -136,7 +168,9 @@ def add_parsers(sub, formatter) -> None:
                                     "--out venue.json")
     board.add_argument("frame")
     board.add_argument("--camera", help="camera calibration (default: a distortion-free guess)")
-    board.add_argument("--board", default="goma", help="board profile to start from")
+    board.add_argument("--board", default="goma",
+                       help="board profile to start from: goma (康樂棋, the default), carrom "
+                            "(standard carrom: white, black and a red queen) or a .toml file")
     board.add_argument("--side-mm", type=float, help="the playing surface's side, if measured")
     board.add_argument("--no-measure", action="store_true",
                        help="keep the profile's geometry instead of measuring the board")

@@ -21,8 +21,10 @@ from vision.detect import Detector
 from vision.render import (
     Look,
     Renderer,
+    part_of,
     random_camera,
     render_chessboard,
+    set_ids,
 )
 
 BOARD = load_board()
@@ -266,7 +268,7 @@ def test_the_venue_saved_earlier_gives_red_side_for_a_mid_game_frame(venue):
     camera, look, cal = venue
     few = {"R01": (-100.0, 20.0), "B01": (150.0, -60.0)}  # too few to learn colours from
     frame = RENDER.render(camera, few, replace(look, seed=5)).image
-    with pytest.raises(KangleError, match="1 lone red and 1 lone black"):
+    with pytest.raises(KangleError, match="1 lone red, 1 lone black"):
         calibrate_board(frame, camera, BOARD, red_side="bottom")
     again = calibrate_board(frame, camera, BOARD, earlier=cal)
     assert same_pose(camera, again) and again.colours == cal.colours
@@ -308,3 +310,67 @@ def test_a_colour_model_saved_in_the_first_format_still_loads():
     assert ColourModel.from_json(model.to_json()) == model
     with pytest.raises(KangleError, match="damaged"):
         ColourModel.from_json(dict(first, red_ratio=[float("nan"), 0.05]))
+
+
+# A standard carrom board: white, black and red pieces learnt from the frame itself.
+
+CARROM = load_board("carrom")
+CARROM_RENDER = Renderer(CARROM, seed=1)
+
+
+def carrom_scatter(rng, ids):
+    """Positions (mm) for rendered carrom discs, apart and clear of the pockets."""
+    pos = {}
+    holes = [CARROM.hole_centre(c) for c in ("SW", "SE", "NW", "NE")]
+    for pid in ids:
+        r = CARROM.striker_radius if part_of(pid)[1] == "striker" else CARROM.piece_radius
+        for _ in range(500):
+            x, y = rng.uniform(-CARROM.half + r, CARROM.half - r, 2)
+            if all(np.hypot(x - a, y - b) > r + CARROM.striker_radius + 0.5
+                   for a, b in pos.values()) and min(
+                    np.hypot(x - hx, y - hy) for hx, hy in holes) > 40:
+                pos[pid] = (float(x), float(y))
+                break
+    return pos
+
+
+def test_a_carrom_board_calibrates_from_any_frame_and_finds_light_pieces():
+    missed = false = wrong = total = 0
+    for seed in range(3):
+        rng = np.random.default_rng(200 + seed)
+        camera = random_camera(rng, size=(1280, 960))
+        look = Look.random(rng, occluders=False)
+        truth = carrom_scatter(rng, list(rng.permutation(set_ids(CARROM))[:16]))
+        frame = CARROM_RENDER.render(camera, truth, look).image
+        cal = calibrate_board(frame, camera, CARROM)  # no set-up, no sides: no --red-side
+        assert {"white", "black"} <= set(cal.colours.classes)
+        found = Detector(cal).detect(frame)
+        used = set()
+        for pid, (x, y) in truth.items():
+            total += 1
+            best = min(((np.hypot(d.x - x, d.y - y), j) for j, d in enumerate(found)
+                        if j not in used), default=(99, None))
+            if best[0] >= 10:
+                missed += 1
+                continue
+            used.add(best[1])
+            d = found[best[1]]
+            colour, size = part_of(pid)
+            wrong += d.colour != colour or (d.kind == "striker") != (size == "striker")
+        false += len(found) - len(used)
+    assert missed <= 1 and false == 0 and wrong == 0, (missed, false, wrong, total)
+
+
+def test_carrom_printed_red_discs_are_no_pieces_but_a_man_on_one_is_found():
+    rng = np.random.default_rng(9)
+    camera = Camera.looking_down(size=(1280, 960), height_mm=1500, tilt_deg=4)
+    look = Look(seed=3, noise=2)
+    ids = set_ids(CARROM)
+    truth = carrom_scatter(rng, [p for p in ids if not p.startswith("red")][:14])
+    cal = calibrate_board(CARROM_RENDER.render(camera, truth, look).image, camera, CARROM)
+    # now a white man on the SW base circle, a black one on the centre's red disc
+    later = {"white-piece-1": (-219.0, -252.0), "black-piece-1": (0.0, 0.0),
+             "white-piece-2": (100.0, 120.0)}
+    found = Detector(cal).detect(CARROM_RENDER.render(camera, later, look).image)
+    got = sorted((d.colour, round(d.x / 20), round(d.y / 20)) for d in found)
+    assert got == sorted([("white", -11, -13), ("black", 0, 0), ("white", 5, 6)])

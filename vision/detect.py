@@ -25,8 +25,8 @@ from rules.errors import KangleError
 
 @dataclass(frozen=True)
 class Detection:
-    colour: str  # "red" | "black"
-    kind: str  # "piece" | "striker"
+    colour: str  # a colour of the board's piece set: "red", "black", "white"
+    kind: str  # the set's name for it ("piece", "striker"; carrom: "man", "queen", …)
     x: float  # board mm
     y: float
     where: str  # "surface" | "rim" | "hole"
@@ -60,9 +60,10 @@ class Detector:
             raise KangleError(f"the frame is {w}x{h} but the calibration was made for "
                               f"{self.cal.camera.size[0]}x{self.cal.camera.size[1]}: use the "
                               "calibration of this camera and resolution")
-        f = self.rect.features(frame)
-        mask = f.pieces(self.colours.ratio_threshold, self.colours.redness_threshold,
-                        self.rect.allowed)
+        model = self.colours
+        f = self.rect.features(frame, light=model.light_threshold is not None)
+        mask = f.pieces(model.ratio_threshold, model.redness_threshold, self.rect.allowed,
+                        model.light_threshold, model.print_bgr, model.cool_threshold)
         # A peak that is no piece's centre — too few or too many pixels fall to it, or
         # their centroid is well off the peak (the filled middle of touching pieces) — is cut out
         # of the mask, so that the pieces around it get peaks of their own, and the frame
@@ -147,13 +148,15 @@ class Detector:
                    (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2 and
                    _roundness(xs - mx, ys - my) > 0.55)  # not two touching pieces as one
         x, y = self._undo_side(*self.rect.to_mm(mx, my), kind)
-        return Detection(colour, kind, x, y, self._where(x, y), confidence), centred
+        part = self.board.part(colour, kind)
+        return Detection(colour, part.name if part else kind, x, y, self._where(x, y),
+                         confidence), centred
 
-    def _undo_side(self, x: float, y: float, kind: str) -> tuple[float, float]:
+    def _undo_side(self, x: float, y: float, size: str) -> tuple[float, float]:
         """The side of a piece (height t) shows between its top face and where its base
         projects, d·t/H nearer the camera's nadir; the blob's centroid moves half that."""
         board = self.board
-        t = board.thickness_of("RS" if kind == "striker" else "R01")
+        t = board.striker_thickness if size == "striker" else board.piece_thickness
         d = np.array([x, y]) - self.nadir
         shift = 0.5 * t / self.height
         # a striker's top face is higher than the plane rectified at: bring it down

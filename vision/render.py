@@ -1,9 +1,12 @@
 """The synthetic scene renderer: camera frames of the board with exact ground truth.
 
-A top-down texture of the board (frame, surface, lines, circles, rings, holes) is
-drawn in board millimetres and warped into the camera through its pose and lens
-distortion; each piece is then drawn where its top face (at its thickness above the
-surface) projects, with its side, its printed mark and a soft shadow. Lighting
+A top-down texture of the board (frame, surface, its printed design, holes) is drawn in
+board millimetres — a 康樂棋 board (goma design: corner circles joined by lines, rings)
+or a carrom board (baselines with red base circles, arrows, centre circles; a dark, worn
+frame, net pockets, a printed cloth round the table) — and warped into the camera
+through its pose and lens distortion; each piece is then drawn where its top face (at
+its thickness above the surface) projects, with its side, its printed mark and a soft
+shadow. Lighting
 gradients, noise, blur, JPEG compression and occluding hands or cues make the frames
 look like a venue's. Tests, benchmarks and the demo all use it.
 """
@@ -19,7 +22,7 @@ import numpy as np
 
 from calibration.camera import Camera
 from rules.board import CORNERS, Board
-from rules.pieces import colour_of, is_striker
+from rules.pieces import ALL_IDS, colour_of, is_striker
 
 TEXTURE_PX_PER_MM = 2.0
 SURFACE_BGR = (150, 196, 226)
@@ -28,6 +31,30 @@ LINE_BGR = (45, 70, 110)
 FLOOR_BGR = (70, 70, 70)
 PIECE_BGR = {"red": (40, 38, 175), "black": (32, 32, 32)}
 MARK_BGR = {"red": (150, 200, 235), "black": (140, 190, 220)}
+# a carrom set: ivory and black men with turned grooves, a pale red queen
+CARROM_BGR = {"white": (212, 226, 236), "black": (34, 34, 38), "red": (105, 95, 200)}
+CARROM_MARK = {"white": (175, 190, 200), "black": (62, 62, 68), "red": (80, 70, 160)}
+CARROM_SURFACE = (170, 210, 236)
+CARROM_FRAME = (28, 38, 52)
+PRINT_BGR = (35, 35, 40)
+BASE_RED = (40, 40, 180)
+
+
+def part_of(piece: str) -> tuple[str, str]:
+    """The colour and size ("piece" or "striker") of a rendered disc: a 康樂棋 id (R01,
+    BS, …) or, for another set, ``colour-size-n`` (``white-piece-3``)."""
+    if piece in ALL_IDS:
+        return colour_of(piece), "striker" if is_striker(piece) else "piece"
+    colour, size, _ = piece.split("-")
+    return colour, size
+
+
+def set_ids(board: Board) -> list[str]:
+    """One id per disc of the board's piece set, as ``part_of`` reads them (for 康樂棋
+    sets, the rules' own ids)."""
+    if board.design == "goma":
+        return list(ALL_IDS)
+    return [f"{p.colour}-{p.size}-{i}" for p in board.piece_set for i in range(1, p.count + 1)]
 
 
 @dataclass
@@ -76,6 +103,8 @@ def board_texture(board: Board, scale: float = TEXTURE_PX_PER_MM,
     def r(mm):
         return max(1, int(round(mm * scale)))
 
+    if board.design == "carrom":
+        return _carrom_texture(board, img, px, r, rng or np.random.default_rng(0))
     cv2.rectangle(img, px(-outer, outer), px(outer, -outer), FRAME_BGR, -1)
     cv2.rectangle(img, px(-board.half, board.half), px(board.half, -board.half), SURFACE_BGR, -1)
     if rng is not None:  # faint wood grain
@@ -95,6 +124,65 @@ def board_texture(board: Board, scale: float = TEXTURE_PX_PER_MM,
                    cv2.LINE_AA)
     cv2.circle(img, px(0, 0), r(board.penalty_diameter / 2), LINE_BGR, thick, cv2.LINE_AA)
     cv2.circle(img, px(0, 0), r(board.inner_diameter / 2), LINE_BGR, thick, cv2.LINE_AA)
+    return img
+
+
+def _carrom_texture(board: Board, img: np.ndarray, px, r, rng) -> np.ndarray:
+    """A carrom board as photos show them: a printed cloth round the table, a dark frame
+    worn lighter in patches, pale plywood with grain, the ICF baselines (two lines 470 mm
+    long, 102 and 134 mm from each cushion) ending in red base circles, arrows from the
+    corners, the centre circles, and pockets whose black holds a net."""
+    size = img.shape[0]
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    period = rng.uniform(20, 60)
+    a, b = rng.uniform(40, 200, 3), rng.uniform(40, 200, 3)
+    img[:] = np.where((((xx // period) + (yy // period)) % 2)[:, :, None] > 0, a, b).astype(
+        np.uint8)
+    outer = board.half + board.rim_width
+    h = board.half
+    cv2.rectangle(img, px(-outer, outer), px(outer, -outer), CARROM_FRAME, -1)
+    wear = cv2.GaussianBlur(rng.normal(0, 1, (size // 16, size // 16)).astype(np.float32),
+                            (0, 0), 2)
+    wear = cv2.resize(np.clip(wear, 0, None), (size, size))
+    frame = np.zeros((size, size), np.float32)
+    cv2.rectangle(frame, px(-outer, outer), px(outer, -outer), 1.0, -1)
+    cv2.rectangle(frame, px(-h, h), px(h, -h), 0.0, -1)
+    img[:] = np.clip(img + (frame * wear * 45)[:, :, None], 0, 255).astype(np.uint8)
+    cv2.rectangle(img, px(-h, h), px(h, -h), CARROM_SURFACE, -1)
+    grain = rng.normal(0, 1, (size // 8, 1)).astype(np.float32)
+    grain = cv2.resize(cv2.GaussianBlur(grain, (1, 9), 3), (size, size))
+    surface = np.zeros((size, size), np.float32)
+    cv2.rectangle(surface, px(-h, h), px(h, -h), 1.0, -1)
+    img = np.clip(img.astype(np.float32) + (8 * grain * surface)[:, :, None], 0,
+                  255).astype(np.uint8)
+    thin = r(1.2)
+    for turn in range(4):  # the four sides' baselines, each side turned from the south's
+        c, s_ = np.cos(turn * np.pi / 2), np.sin(turn * np.pi / 2)
+
+        def at(x, y, c=c, s_=s_):
+            return px(x * c - y * s_, x * s_ + y * c)
+        for d in (h - 102.0, h - 134.0):
+            cv2.line(img, at(-235 + 16, -d), at(235 - 16, -d), PRINT_BGR, thin, cv2.LINE_AA)
+        for end in (-235 + 16, 235 - 16):
+            cv2.circle(img, at(end, -(h - 118.0)), r(15.9), BASE_RED, -1, cv2.LINE_AA)
+            cv2.circle(img, at(end, -(h - 118.0)), r(15.9), PRINT_BGR, thin, cv2.LINE_AA)
+        # the arrow from the corner towards the middle, 265 mm long
+        start = np.array([-(h - 70.0), -(h - 70.0)])
+        tip = start + np.array([1, 1]) / np.sqrt(2) * 265
+        cv2.line(img, at(*start), at(*tip), PRINT_BGR, thin, cv2.LINE_AA)
+        cv2.arrowedLine(img, at(*(tip - 20)), at(*tip), PRINT_BGR, thin, cv2.LINE_AA,
+                        tipLength=0.6)
+    cv2.circle(img, px(0, 0), r(board.penalty_diameter / 2), PRINT_BGR, thin, cv2.LINE_AA)
+    cv2.circle(img, px(0, 0), r(board.inner_diameter / 2), BASE_RED, -1, cv2.LINE_AA)
+    for c in CORNERS:  # pockets: dark holes with a net's threads across them
+        centre, radius = px(*board.hole_centre(c)), r(board.hole_diameter / 2)
+        pocket = np.zeros(img.shape[:2], np.uint8)
+        cv2.circle(pocket, centre, radius, 1, -1, cv2.LINE_AA)
+        net = np.full(img.shape, 18, np.uint8)
+        step = max(3, r(6.0))
+        net[::step, :] = 95
+        net[:, ::step] = 95
+        img = np.where(pocket[:, :, None] > 0, net, img)
     return img
 
 
@@ -188,16 +276,23 @@ class Renderer:
             return
         mask = np.zeros(img.shape[:2], np.float32)
         for pid, pos in pieces.items():
-            r = self.board.radius_of(pid)
+            r = self._radius(pid)
             poly = self._outline(camera, (pos[0] + 3, pos[1] - 4), r * 1.05, 0.0, 24)
             cv2.fillPoly(mask, [np.round(poly * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
         mask = cv2.GaussianBlur(mask, (0, 0), 3)
         img *= (1 - look.shadow * mask)[..., None]
 
+    def _radius(self, pid: str) -> float:
+        return (self.board.striker_radius if part_of(pid)[1] == "striker"
+                else self.board.piece_radius)
+
     def _piece(self, img, camera, pid: str, pos, angle: float) -> None:
-        colour = colour_of(pid)
-        r, z = self.board.radius_of(pid), self.board.thickness_of(pid)
-        base = np.array(PIECE_BGR[colour], np.float32)
+        colour, size = part_of(pid)
+        striker = size == "striker"
+        r = self._radius(pid)
+        z = self.board.striker_thickness if striker else self.board.piece_thickness
+        carrom = self.board.design == "carrom"
+        base = np.array((CARROM_BGR if carrom else PIECE_BGR)[colour], np.float32)
         bottom = self._outline(camera, pos, r, 0.0)
         top = self._outline(camera, pos, r, z)
         side = cv2.convexHull(np.vstack([bottom, top]).astype(np.float32))
@@ -206,15 +301,18 @@ class Renderer:
                      cv2.LINE_AA, shift=2)
         cv2.fillPoly(img, [np.round(top * 4).astype(np.int32)], tuple(float(c) for c in base),
                      cv2.LINE_AA, shift=2)
-        mark = MARK_BGR[colour]
-        ring = self._outline(camera, pos, r * 0.78, z)
-        cv2.polylines(img, [np.round(ring * 4).astype(np.int32)], True, mark, 1, cv2.LINE_AA,
-                      shift=2)
+        mark = (CARROM_MARK if carrom else MARK_BGR)[colour]
+        for share in ((0.78, 0.45) if carrom else (0.78,)):  # carrom men: turned grooves
+            ring = self._outline(camera, pos, r * share, z)
+            cv2.polylines(img, [np.round(ring * 4).astype(np.int32)], True, mark, 1,
+                          cv2.LINE_AA, shift=2)
+        if carrom:
+            return
         # the printed character (pieces) or the GOMA logo (strikers): a few strokes
         t = math.radians(angle)
         c, s = math.cos(t), math.sin(t)
         strokes = ([(-0.5, 0.3, 0.5, 0.3), (0, 0.55, 0, -0.55), (-0.4, -0.25, 0.4, -0.25)]
-                   if not is_striker(pid) else
+                   if not striker else
                    [(-0.55, 0.2, -0.15, 0.2), (-0.05, 0.2, 0.3, 0.2), (-0.55, -0.2, 0.55, -0.2)])
         for x0, y0, x1, y1 in strokes:
             p = np.array([[pos[0] + r * (x0 * c - y0 * s), pos[1] + r * (x0 * s + y0 * c), z],
@@ -251,7 +349,7 @@ class Renderer:
                 along_d = float(d @ direction)
                 across = abs(float(d @ (normal / np.linalg.norm(normal))))
                 if -20 < along_d < (edge - self.board.half + reach) + (45 if hand else 10) and (
-                        across < width / 2 + self.board.radius_of(pid) * 0.2):
+                        across < width / 2 + self._radius(pid) * 0.2):
                     hidden.add(pid)
         return hidden
 
