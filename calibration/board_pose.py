@@ -296,6 +296,8 @@ def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
     centre = quad.mean(axis=0)
     inner = np.zeros(grey.shape, np.uint8)
     cv2.fillPoly(inner, [np.round(centre + 0.8 * (quad - centre)).astype(np.int32)], 1)
+    if not inner.any():
+        raise KangleError("no board in view: the outline found encloses no part of the frame")
     level = float(np.median(img[inner > 0]))  # the playing surface's brightness
     offsets = np.arange(-REACH, REACH + 0.25, 0.5)
     lines = []
