@@ -83,10 +83,11 @@ class Features:
         if light_above is not None:
             bright = self.grey.astype(np.float32) > self.background * np.float32(light_above)
             seen |= bright & (self.not_lines > 0)
-        if cooler_by is not None:  # only as light as the board: a dark piece's blurred
-            share = r.astype(np.float32) / (total + 1)  # rim is neutral too, and darker
+        if cooler_by is not None:  # only as light as the board (a dark piece's blurred rim
+            share = r.astype(np.float32) / (total + 1)  # is neutral too, and darker)
             cool = share < self.board_red - np.float32(cooler_by)
-            seen |= cool & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
+            clipped = cv2.max(cv2.max(b, g), r) >= 250  # a saturated channel: no colour
+            seen |= cool & ~clipped & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
                 self.not_lines > 0)
         if print_bgr is not None and self.print_discs.any():
             on = self.print_discs > 0
@@ -156,10 +157,11 @@ def printed_disc_centres(board: Board) -> list[tuple[tuple[float, float], float]
 
 
 def _printed_discs(rect: Rectifier, board: Board) -> np.ndarray:
-    """A mask (1) of the solid printed discs, 1.5 mm wider than drawn."""
+    """A mask (1) of the solid printed discs' insides, 1.5 mm in from their printed rims
+    (which ``_printed_lines`` counts as lines)."""
     mask = np.zeros((rect.size, rect.size), np.uint8)
     for centre, radius in printed_disc_centres(board):
-        cv2.circle(mask, rect.to_px(*centre), int(round((radius + 1.5) * rect.scale)), 1, -1)
+        cv2.circle(mask, rect.to_px(*centre), int(round((radius - 1.5) * rect.scale)), 1, -1)
     return mask
 
 
@@ -180,13 +182,14 @@ def _printed_lines(rect: Rectifier, board: Board, width: int) -> np.ndarray:
                 return px(x * c - y * s, x * s + y * c)
             for d in (h - 102.0, h - 134.0):
                 cv2.line(lines, at(-235 + 16, -d), at(235 - 16, -d), 1, width)
-            for end in (-235 + 16, 235 - 16):
-                cv2.circle(lines, at(end, -(h - 118.0)), int(round(15.9 * rect.scale)), 1, width)
             start = np.array([-(h - 70.0), -(h - 70.0)])
             cv2.line(lines, at(*start), at(*(start + np.array([1, 1]) / np.sqrt(2) * 265)), 1,
                      width)
         cv2.circle(lines, px(0, 0), int(round(board.penalty_diameter / 2 * rect.scale)), 1,
                    width)
+        for centre, radius in printed_disc_centres(board):  # the discs' rims, blurred both
+            cv2.circle(lines, px(*centre), int(round(radius * rect.scale)), 1,  # ways
+                       max(width, int(round(3.5 * rect.scale))))
     else:
         centres = {c: board.circle_centre(c) for c in CORNERS}
         for a, b in (("SW", "SE"), ("NW", "NE"), ("SW", "NW"), ("SE", "NE")):

@@ -19,7 +19,7 @@ import numpy as np
 
 from calibration.colour import ColourModel
 from calibration.profile import Calibration
-from calibration.rectify import Rectifier
+from calibration.rectify import PRINT_SHARE, Rectifier
 from rules.errors import KangleError
 
 
@@ -139,7 +139,7 @@ class Detector:
         else:  # on the rim
             colour, confidence = self.colours.classify_by_redness(
                 float(f.redness_at(ys[core], xs[core], surface=True).mean()))
-        if colour is None:
+        if colour is None or self._print_only(f, cx, cy, radius, confidence):
             return None
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= float(np.clip(fill, 0, 1))
@@ -151,6 +151,24 @@ class Detector:
         part = self.board.part(colour, kind)
         return Detection(colour, part.name if part else kind, x, y, self._where(x, y),
                          confidence), centred
+
+    def _print_only(self, f, cx: float, cy: float, radius: float, confidence: float) -> bool:
+        """Whether a blob centred on a disc printed on the board is no piece: the print
+        itself (most of the blob's middle, every pixel, has the print's colour: its
+        blurred or compressed rim can look like a piece) or something over the print that
+        looks surely like no piece (a hand: what covers a printed disc is cut out in the
+        disc's own shape, so only a sure colour makes it a piece)."""
+        ink = self.colours.print_bgr
+        col, row = int(round(cx)), int(round(cy))
+        if ink is None or not self.rect.print_discs[row, col]:
+            return False
+        if confidence < 0.6:
+            return True
+        k = max(1, int(0.5 * radius))
+        px = f.image[max(row - k, 0):row + k + 1, max(col - k, 0):col + k + 1].reshape(
+            -1, 3).astype(np.float32)
+        share = px[:, 2] / (px.sum(axis=1) + 1)
+        return float(np.mean(np.abs(share - ink[2] / (sum(ink) + 1)) < PRINT_SHARE)) > 0.5
 
     def _undo_side(self, x: float, y: float, size: str) -> tuple[float, float]:
         """The side of a piece (height t) shows between its top face and where its base
