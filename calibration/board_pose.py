@@ -186,8 +186,8 @@ def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
 
 def _most_board_like(bright: np.ndarray) -> np.ndarray | None:
     """The outline of the largest bright region that is bright all through (its pixels
-    fill 85 % of its outline) and clear of the frame's border: a playing surface in view
-    is, while a light floor or cloth round the table, though larger, has the board's
+    fill 70 % of its outline), clear of the frame's border and not tiny: a playing
+    surface in view is, while a light floor or cloth round the table, though larger, has the board's
     dark frame as a hole or a bay in it and runs off the picture. If none is, the
     largest (a board the picture cuts is then refused as such)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bright)
@@ -199,7 +199,8 @@ def _most_board_like(bright: np.ndarray) -> np.ndarray | None:
         outline = max(found, key=cv2.contourArea) + np.array([x, y])
         outlines.append(outline)
         clear = x > 2 and y > 2 and x + w < bright.shape[1] - 3 and y + h < bright.shape[0] - 3
-        if stats[i, cv2.CC_STAT_AREA] >= 0.85 * cv2.contourArea(outline) and clear:
+        big = stats[i, cv2.CC_STAT_AREA] >= 0.05 * bright.size
+        if big and clear and stats[i, cv2.CC_STAT_AREA] >= 0.7 * cv2.contourArea(outline):
             return outline
     return outlines[0] if outlines else None
 
