@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from rules.board import Board
 from rules.errors import KangleError
-from rules.pieces import colour_of, is_striker, opponent
+from rules.pieces import colour_of, is_striker, opponent, pieces_of
 from rules.rule_profile import RuleProfile
 from rules.ruling import (
     BONUS,
@@ -408,7 +408,10 @@ class _Judgement:
     def _finish(
         self, pieces: dict[str, Piece], stack: list[str], taken: list[str]
     ) -> tuple[TableState, Ruling]:
-        bonus = bool(taken) and not self.fouls
+        # 參: a shot that clears the opponent's last piece earns no extra shot (there is
+        # nothing left to shoot at): the game ends or the catch-up turn begins
+        cleared = not any(pieces[p].status == ON_TABLE for p in pieces_of(self.them))
+        bonus = bool(taken) and not self.fouls and not cleared
         if taken and self.fouls:
             self.call("5.1", INFO, f"{', '.join(taken)} pocketed, but the foul cancels "
                                    f"{self.me}'s extra shot", taken)

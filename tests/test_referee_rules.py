@@ -372,6 +372,8 @@ def test_catch_up_first_shooter_clearing_gives_the_second_one_final_turn():
     record = shot(contacts=[(0.1, "RS", "B16")], pockets=[(0.4, "B16", "NW")])
     new, _, calls = run(_last_black_piece_state(), record)
     assert ("參", "info") in calls and new.phase == "catch_up" and new.turn == "black"
+    # the clearing shot's own 5.1 bonus lapses and is not called (spec, 參)
+    assert not any(rule == "5.1" for rule, _ in calls) and new.owed["red"] == 0
     # black misses: red wins
     done, _, calls = run(new, shot("black", contacts=[(0.1, "BS", "cushion:S")]))
     assert done.result.winner == "red" and ("參", "result") in calls
