@@ -12,17 +12,14 @@ from rules.events.competition import KINDS, Competition
 from rules.events.formats import FORMATS
 from rules.events.store import in_force
 from rules.games.registry import GAMES
-from rules.jsonfile import read_json
+from rules.jsonfile import parse_json, read_json
 
 
 def _data(args) -> dict:
     if getattr(args, "file", None):
         return read_json(args.file, "entry")
     if getattr(args, "data", None):
-        try:
-            return json.loads(args.data)
-        except json.JSONDecodeError as exc:
-            raise KangleError(f"--data is not valid JSON: {exc}") from None
+        return parse_json(args.data, "--data")
     raise KangleError("give the entry with --data '{…}' or --file ENTRY.json")
 
 
@@ -33,9 +30,9 @@ def _settings(pairs: list[str]) -> dict:
         if not sep:
             raise KangleError(f"--set takes KEY=VALUE, not {pair!r}")
         try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
+            out[key] = parse_json(value, f"--set {key}")
+        except KangleError:
+            out[key] = value  # a plain word
     return out
 
 

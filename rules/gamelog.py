@@ -70,7 +70,8 @@ class GameLog:
             if not _create:
                 self._check_format()
         except sqlite3.DatabaseError as exc:
-            raise KangleError(f"{self.path} is not a kangle game log ({exc})") from None
+            raise _busy(self.path, exc) or KangleError(
+                f"{self.path} is not a kangle game log ({exc})") from None
 
     @classmethod
     def create(cls, path: str | Path, new_entry: dict[str, Any], by: str = "referee") -> GameLog:
@@ -91,7 +92,10 @@ class GameLog:
     def _check_format(self) -> None:
         try:
             row = self._db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
+            busy = _busy(self.path, exc)
+            if busy:
+                raise busy from None
             row = None
         if row is None or row[0] != FORMAT:
             raise KangleError(f"{self.path} is not a kangle game log")
@@ -130,8 +134,9 @@ class GameLog:
                     raise KangleError(f"nothing was recorded: {exc}"
                                       f"{_since(stored, seen)}") from None
         except sqlite3.OperationalError as exc:
-            raise KangleError(f"could not write to {self.path}: {exc}; nothing was "
-                              "recorded, try again", exit_code=3) from None
+            raise _busy(self.path, exc) or KangleError(
+                f"could not write to {self.path}: {exc}; nothing was recorded, try again",
+                exit_code=3) from None
         return Written(added, before, after)
 
     def append(self, kind: str, data: dict[str, Any], by: str = "referee") -> Entry:
@@ -143,7 +148,8 @@ class GameLog:
         try:
             return self._entries()
         except sqlite3.DatabaseError as exc:
-            raise KangleError(f"cannot read {self.path}: {exc}") from None
+            raise _busy(self.path, exc) or KangleError(f"cannot read {self.path}: {exc}") \
+                from None
 
     def _entries(self) -> list[Entry]:
         rows = self._db.execute(
@@ -153,6 +159,15 @@ class GameLog:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _busy(path: Path, exc: sqlite3.DatabaseError) -> KangleError | None:
+    """The error to give when another station held the log past our wait (exit 3:
+    nothing was recorded, and trying again will do), or None for any other failure."""
+    if "locked" in str(exc) or "busy" in str(exc):
+        return KangleError(f"{path} is busy: another station is writing to it; nothing was "
+                           "recorded here, try again in a moment", exit_code=3)
+    return None
 
 
 def _since(stored: list[Entry], seen: int | None) -> str:

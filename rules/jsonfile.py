@@ -8,19 +8,53 @@ from typing import Any
 
 from rules.errors import KangleError
 
+MAX_BYTES = 50_000_000  # no record, state, calibration or score sheet comes near this
+MAX_DIGITS = 30  # an integer longer than this is no count or id kangle uses
+
 
 def read_json(path: str | Path, what: str) -> Any:
     """Parse a JSON file, turning every way it can fail into a KangleError."""
     try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            raise KangleError(f"{what} file {path} is larger than {MAX_BYTES // 1_000_000} MB: "
+                              "it is not a file kangle writes")
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise KangleError(f"{what} file {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise KangleError(f"cannot read {what} file {path}: {exc}") from None
+    return parse_json(text, f"{what} file {path}")
+
+
+def parse_json(text: str, what: str) -> Any:
+    """Parse JSON text strictly: numbers finite and integers of at most MAX_DIGITS digits
+    (NaN, Infinity and 1e400 are refused), nesting as deep as Python allows; every
+    failure is a KangleError naming ``what``."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant, parse_int=_int, parse_float=_float)
     except json.JSONDecodeError as exc:
-        raise KangleError(f"{what} file {path} is not valid JSON: {exc}") from None
+        raise KangleError(f"{what} is not valid JSON: {exc}") from None
+    except ValueError as exc:
+        raise KangleError(f"{what} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise KangleError(f"{what} is not valid JSON: it is nested too deeply") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"an integer of {len(text)} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
 
 
 def dumps(obj: Any) -> str:

@@ -227,3 +227,17 @@ def test_racing_writers_never_break_the_log_nor_judge_a_stale_table(tmp_path, se
             seq, ruling = outcome
             assert rulings[seq] == (name, ruling)
     assert sum(not isinstance(o, str) for o in told.values()) >= 1
+
+
+def test_a_log_held_by_another_station_is_said_to_be_busy_not_broken(tmp_path):
+    path = tmp_path / "g.db"
+    GameLog.create(path, NEW).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another station, mid-write
+    try:
+        with pytest.raises(KangleError, match="busy.*try again") as info:
+            GameLog(path, wait_s=0).entries()
+        assert info.value.exit_code == 3
+    finally:
+        holder.execute("ROLLBACK")
+    assert [e.kind for e in GameLog(path).entries()] == ["new"]

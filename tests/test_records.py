@@ -6,6 +6,7 @@ import pytest
 
 from rules.board import SHIPPED, load_board
 from rules.errors import KangleError
+from rules.jsonfile import read_json
 from rules.rule_profile import load_rules
 from rules.shot import ShotRecord
 from rules.state import TableState
@@ -116,3 +117,18 @@ def test_board_geometry_questions():
     assert b.circles_of("black") == ("NW", "NE")
     r = b.inner_diameter / 2
     assert b.in_inner_ring(r, 0) and not b.in_inner_ring(r + 0.01, 0)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"a": NaN}', "NaN is not a number"),
+    ('{"a": Infinity}', "Infinity is not a number"),
+    ('{"a": 1e400}', "too large"),
+    ('{"a": ' + "9" * 5000 + "}", "5000 digits"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"a": 1', "not valid JSON"),
+])
+def test_json_is_read_strictly_with_limits(tmp_path, text, message):
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    with pytest.raises(KangleError, match=message):
+        read_json(path, "shot record")
