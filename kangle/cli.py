@@ -39,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
                        epilog="example:\n  kangle judge examples/state-start.json "
                               "examples/demo-game/01-break.json --json")
     j.add_argument("state", help="table state before the shot (JSON, kangle.table-state/1)")
-    j.add_argument("shot", help="shot record (JSON, kangle.shot/1)")
+    j.add_argument("shot", help="shot record (JSON, kangle.shot/1; - reads standard input)")
     _profiles(j)
     j.add_argument("--json", action="store_true", help="print the ruling and next state as JSON")
     j.add_argument("--out", help="also write the next table state to this file")
@@ -114,7 +114,8 @@ def _game_parser(sub) -> None:
     lag.add_argument("--first", choices=("red", "black"), help="or: the referee's decision")
     shot = action("shot", "judge and record one shot", "kangle game shot final.db shot.json "
                                                       "--body-touch")
-    shot.add_argument("shot", help="shot record (JSON) from the simulator, camera or by hand")
+    shot.add_argument("shot", help="shot record (JSON) from the simulator, camera or by hand; "
+                                   "- reads it from standard input")
     shot.add_argument("--cue-tip-foul", action="store_true", help="4.3 not struck with the tip")
     shot.add_argument("--own-cue", action="store_true", help="5.2 striker hit the shooter's cue")
     shot.add_argument("--pivot", action="store_true", help="5.6 cue pivot crossed the side")

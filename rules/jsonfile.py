@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,17 @@ MAX_DIGITS = 30  # an integer longer than this is no count or id kangle uses
 
 
 def read_json(path: str | Path, what: str) -> Any:
-    """Parse a JSON file, turning every way it can fail into a KangleError."""
+    """Parse a JSON file (``-``: standard input), turning every way it can fail into a
+    KangleError."""
+    if str(path) == "-":
+        try:
+            text = sys.stdin.read(MAX_BYTES + 1)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise KangleError(f"cannot read the {what} from standard input: {exc}") from None
+        if len(text) > MAX_BYTES:
+            raise KangleError(f"the {what} on standard input is larger than "
+                              f"{MAX_BYTES // 1_000_000} MB: it is not a file kangle writes")
+        return parse_json(text, f"the {what} on standard input")
     try:
         if Path(path).stat().st_size > MAX_BYTES:
             raise KangleError(f"{what} file {path} is larger than {MAX_BYTES // 1_000_000} MB: "

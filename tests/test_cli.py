@@ -92,3 +92,16 @@ def test_score_refuses_a_bad_result_with_a_message(tmp_path, capsys):
     bad.write_text('{"game": "blokus", "colours": [{"colour": "pink", "left": []}]}')
     code, _, err = run(capsys, "score", "blokus", str(bad))
     assert code == 2 and "colour must be one of" in err
+
+
+def test_a_shot_record_can_come_on_standard_input(tmp_path, capsys, monkeypatch):
+    game = str(tmp_path / "final.db")
+    run(capsys, "game", "new", game, "--red", "Ann", "--black", "Bo")
+    run(capsys, "game", "lag", game, "--first", "red")
+    with open(SHOT, encoding="utf-8") as f:
+        monkeypatch.setattr("sys.stdin", f)
+        code, out, _ = run(capsys, "game", "shot", game, "-")
+    assert code == 0 and "5.1" in out
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO('{"schema": NaN}'))
+    code, _, err = run(capsys, "game", "shot", game, "-")
+    assert code == 2 and "standard input" in err and "NaN" in err
