@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
+from rules.errors import KangleError
 from rules.game import GameView
 from rules.ruling import Ruling
 from rules.state import TableState
@@ -54,3 +58,12 @@ def entry_title(seq: int, kind: str, ruling: Ruling) -> str:
     who = f" — {ruling.player}" if ruling.player else ""
     shot = f" (shot {ruling.shot})" if ruling.shot else ""
     return f"#{seq} {kind}{who}{shot}"
+
+
+def need_display(instead: str) -> None:
+    """Refuse to open a window where there is no screen to show it on (no X11 or Wayland
+    display, and SDL not told to draw elsewhere), saying what to use ``instead``."""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get(
+            "SDL_VIDEODRIVER") or sys.platform in ("win32", "darwin"):
+        return
+    raise KangleError(f"no display to open a window on (DISPLAY is not set): {instead}")

@@ -12,7 +12,7 @@ import numpy as np
 from calibration.board_pose import find_board
 from calibration.profile import Calibration
 from kangle.oracle import PhysicsOracle
-from kangle.present import ruling_lines, table_line
+from kangle.present import need_display, ruling_lines, table_line
 from physics.profile import load_physics
 from rules.errors import KangleError
 from rules.game import replay
@@ -103,6 +103,9 @@ def _bumped(frame: np.ndarray, cal: Calibration) -> str | None:
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
+    if not args.headless:
+        need_display("referee with --headless (a JSON line per ruling), and --out-video "
+                     "annotated.avi to keep the picture")
     cal = Calibration.load(args.calibration)
     log = GameLog(args.game)
     source = cv2.VideoCapture(args.video if args.video else args.camera)

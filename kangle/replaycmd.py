@@ -6,7 +6,7 @@ import argparse
 import math
 from dataclasses import replace
 
-from kangle.present import ruling_lines
+from kangle.present import need_display, ruling_lines
 from kangle.simcmd import load_state
 from physics.profile import load_physics
 from physics.simulate import Stroke, simulate
@@ -48,6 +48,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         export(shown, lines, args.export, board)
         print(f"wrote {args.export}")
         return 0
+    need_display("write the replay to a file with --export shot.gif (or .png)")
 
     def restrike(angle: float, speed: float):
         new = simulate(state, Stroke(record.shooter, record.circle, angle, speed), board,

@@ -76,3 +76,16 @@ def test_the_interactive_viewer_handles_keys_mouse_aim_and_quit(record):
     assert len(strikes) == 1
     angle, speed = strikes[0]
     assert angle == pytest.approx(45.0) and 0 < speed <= 10
+
+
+def test_a_window_command_without_a_display_says_what_to_use_instead(tmp_path, monkeypatch,
+                                                                     capsys):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["replay", "examples/break.json"]) == 2
+    err = capsys.readouterr().err
+    assert "no display" in err and "--export" in err
+    assert main(["referee", "--video", "none.avi", "--calibration", "v.json", "--game",
+                 "g.db"]) == 2
+    err = capsys.readouterr().err
+    assert "no display" in err and "--headless" in err
