@@ -30,7 +30,7 @@ def ruling_lines(ruling: Ruling, title: str) -> list[str]:
 
 
 def table_line(state: TableState) -> str:
-    """Whose shot, what is owed, pieces left per side, the 小回 stack."""
+    """Whose shot, what is owed to each side, pieces left per side, the 小回 stack."""
     left = f"left on table: red {len(state.left('red'))}, black {len(state.left('black'))}"
     if state.phase == "over":
         return f"  GAME OVER — {state.result.text}; {left}"
@@ -38,9 +38,12 @@ def table_line(state: TableState) -> str:
         return f"  waiting for the lag; {left}"
     owed = state.owed[state.turn]
     extra = f" (+{owed} extra shot{'s' if owed != 1 else ''} owed)" if owed else ""
+    waiting = "".join(f"; {colour} is owed {n} extra shot{'s' if n != 1 else ''} on their next "
+                      "turn" for colour, n in sorted(state.owed.items())
+                      if n and colour != state.turn)
     catch = " — catch-up turn" if state.phase == "catch_up" else ""
     stack = f"; 小回 stack (bottom first): {', '.join(state.stack)}" if state.stack else ""
-    return f"  next: {state.turn}{extra}{catch}; {left}{stack}"
+    return f"  next: {state.turn}{extra}{catch}{waiting}; {left}{stack}"
 
 
 def history_lines(view: GameView) -> list[str]:

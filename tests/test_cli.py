@@ -105,3 +105,13 @@ def test_a_shot_record_can_come_on_standard_input(tmp_path, capsys, monkeypatch)
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO('{"schema": NaN}'))
     code, _, err = run(capsys, "game", "shot", game, "-")
     assert code == 2 and "standard input" in err and "NaN" in err
+
+
+def test_the_table_line_says_what_the_side_not_shooting_is_owed():
+    from dataclasses import replace
+
+    from kangle.present import table_line
+    from tests.kit import started
+
+    line = table_line(replace(started("red"), turn="black", owed={"red": 2, "black": 0}))
+    assert "next: black" in line and "red is owed 2 extra shots on their next turn" in line
