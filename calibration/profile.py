@@ -56,18 +56,30 @@ class Calibration:
 
     @classmethod
     def from_json(cls, data: Any) -> Calibration:
+        """The calibration as saved; every field checked (shapes, finite numbers, a
+        positive image size, a board and colours present), a damaged one refused with
+        the place named."""
         check_schema(data, SCHEMA, "calibration profile")
         try:
-            cam, pose = data["camera"], data["pose"]
-            camera = Camera(np.array(cam["matrix"], float), np.array(cam["dist"], float),
-                            tuple(int(v) for v in cam["size"]), np.array(pose["rvec"], float),
-                            np.array(pose["tvec"], float))
-            residual = float(pose.get("residual_mm", 0.0))
-        except (KeyError, TypeError, ValueError) as exc:
+            cam, pose = _table(data, "camera"), _table(data, "pose")
+            size = _numbers(cam.get("size"), (2,), "camera.size")
+            if (size <= 0).any() or (size != np.round(size)).any() or (size > 100_000).any():
+                raise ValueError(f"camera.size: {size.tolist()} is not an image size in pixels")
+            camera = Camera(_numbers(cam.get("matrix"), (3, 3), "camera.matrix"),
+                            _numbers(cam.get("dist"), None, "camera.dist"),
+                            (int(size[0]), int(size[1])),
+                            _numbers(pose.get("rvec"), (3,), "pose.rvec"),
+                            _numbers(pose.get("tvec"), (3,), "pose.tvec"))
+            if len(camera.dist) not in (4, 5, 8, 12, 14):
+                raise ValueError(f"camera.dist: {len(camera.dist)} coefficients, not 4, 5, 8, "
+                                 "12 or 14")
+            residual = float(_numbers(pose.get("residual_mm", 0.0), (), "pose.residual_mm"))
+            board_data, colours = _table(data, "board"), _table(data, "colours")
+        except ValueError as exc:
             raise KangleError(f"the calibration profile is damaged ({exc}): calibrate again") \
                 from None
-        board = board_from_table(data["board"], "calibration profile")
-        return cls(camera, board, ColourModel.from_json(data["colours"]), residual)
+        board = board_from_table(board_data, "calibration profile")
+        return cls(camera, board, ColourModel.from_json(colours), residual)
 
     def save(self, path: str | Path) -> None:
         write_json(path, self.to_json())
@@ -75,3 +87,28 @@ class Calibration:
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
         return cls.from_json(read_json(path, "calibration profile"))
+
+
+def _table(data: dict, key: str) -> dict:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise ValueError(f"{key}: missing, or not a table")
+    return value
+
+
+def _numbers(value: Any, shape: tuple[int, ...] | None, where: str) -> np.ndarray:
+    """``value`` as a float array of ``shape`` (None: any flat list), every element a
+    finite number (not a boolean)."""
+    def flat(v):
+        return [x for item in v for x in flat(item)] if isinstance(v, list) else [v]
+    items = flat(value)
+    if any(isinstance(x, bool) or not isinstance(x, int | float) for x in items):
+        raise ValueError(f"{where}: not numbers")
+    array = np.array(value, dtype=float)
+    if shape is not None and array.shape != shape:
+        raise ValueError(f"{where}: shape {array.shape}, expected {shape}")
+    if shape is None and array.ndim != 1:
+        raise ValueError(f"{where}: expected a flat list of numbers")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{where}: not a finite number")
+    return array

@@ -374,3 +374,19 @@ def test_carrom_printed_red_discs_are_no_pieces_but_a_man_on_one_is_found():
     found = Detector(cal).detect(CARROM_RENDER.render(camera, later, look).image)
     got = sorted((d.colour, round(d.x / 20), round(d.y / 20)) for d in found)
     assert got == sorted([("white", -11, -13), ("black", 0, 0), ("white", 5, 6)])
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: d["pose"]["rvec"].__setitem__(0, float("nan")), r"pose.rvec: not a finite"),
+    (lambda d: d["camera"]["matrix"][0].__setitem__(0, True), r"camera.matrix: not numbers"),
+    (lambda d: d.pop("board"), r"board: missing"),
+    (lambda d: d["camera"].__setitem__("size", [1280]), r"camera.size: shape"),
+    (lambda d: d["camera"].__setitem__("size", [-5, 720]), r"not an image size"),
+    (lambda d: d["pose"].__setitem__("tvec", "up"), r"pose.tvec: not numbers"),
+])
+def test_a_damaged_calibration_is_refused_naming_the_place(venue, damage, message):
+    _, _, cal = venue
+    data = cal.to_json()
+    damage(data)
+    with pytest.raises(KangleError, match=message):
+        Calibration.from_json(data)
