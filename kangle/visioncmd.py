@@ -33,8 +33,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             image = cv2.imread(p, cv2.IMREAD_COLOR) if Path(p).exists() else None
             photos.append((p, image))
         cols, _, rows = args.pattern.partition("x")
-        if not (cols.isdigit() and rows.isdigit()):
-            raise KangleError("--pattern is the chessboard's inner corners, like 9x6")
+        if not (cols.isdigit() and rows.isdigit() and 2 <= int(cols) <= 60 and
+                2 <= int(rows) <= 60):
+            raise KangleError("--pattern is the chessboard's inner corners, columns x rows, "
+                              "each 2 to 60, like 9x6")
         report = calibrate_camera(photos, (int(cols), int(rows)), args.square_mm)
         report.save(args.out)
         c = report.camera
@@ -49,6 +51,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             print(f"WARNING: {w}")
         print(f"wrote {args.out}")
         return 0
+    if args.side_mm is not None and not 200 <= args.side_mm <= 3000:
+        raise KangleError(f"--side-mm {args.side_mm}: the playing surface's side in millimetres, "
+                          "measured with a tape (740 on a tournament board)")
     frame = read_image(args.frame)
     h, w = frame.shape[:2]
     if args.camera:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rules.errors import KangleError
 from rules.fields import Fields
 from rules.profile_files import read_profile
 
@@ -78,4 +79,16 @@ def load_physics(name_or_path: str | Path = "standard") -> PhysicsProfile:
     )
     for section in (top, table, contacts, holes, fly, step):
         section.done()
+    problems = []
+    if profile.piece_restitution < 0.01:
+        problems.append("contacts.piece_restitution must be at least 0.01 (pieces that do not "
+                        "bounce at all cannot be simulated)")
+    if profile.max_duration > 600:
+        problems.append("stepping.max_duration must be at most 600 s (no shot lasts longer)")
+    if profile.max_step > 0.1:
+        problems.append("stepping.max_step must be at most 0.1 s")
+    if profile.trajectory_rate < 1:
+        problems.append("stepping.trajectory_rate must be at least 1 sample a second")
+    if problems:
+        raise KangleError(f"physics profile {source}: " + "; ".join(problems))
     return profile

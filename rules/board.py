@@ -211,9 +211,8 @@ def board_from_table(data: dict, source: str) -> Board:
     circles, rings = top.table("circles"), top.table("rings")
     pieces, striker = top.table("pieces"), top.table("striker")
     owners = circles.raw("owners")
-    if not isinstance(owners, dict) or sorted(owners) != sorted(CORNERS) or sorted(
-        owners.values()
-    ) != sorted(COLOURS * 2):
+    if not isinstance(owners, dict) or not all(isinstance(v, str) for v in owners.values()) or \
+            sorted(owners) != sorted(CORNERS) or sorted(owners.values()) != sorted(COLOURS * 2):
         raise KangleError(
             "board.circles.owners must give each of SW, SE, NW, NE to 'red' or 'black', "
             "two circles each"

@@ -52,8 +52,8 @@ class Setup:
     def from_entry(cls, data: dict[str, Any]) -> Setup:
         f = Fields(data, "new")
         setup = cls(
-            red=f.text("red"),
-            black=f.text("black"),
+            red=player_name(f.text("red"), "red"),
+            black=player_name(f.text("black"), "black"),
             board=board_from_table(f.raw("board"), f.text("board_source")),
             rules=rules_from_table(f.raw("rules"), f.text("rules_source")),
         )
@@ -63,6 +63,16 @@ class Setup:
 
     def name(self, colour: str) -> str:
         return self.red if colour == "red" else self.black
+
+
+def player_name(name: str, colour: str) -> str:
+    """A player's name as typed: refused when empty, all spaces, longer than 80 characters
+    or holding control characters (a name is printed on every call)."""
+    if not name.strip():
+        raise KangleError(f"the {colour} player's name is empty: give a name (--{colour} NAME)")
+    if len(name) > 80 or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        raise KangleError(f"the {colour} player's name must be at most 80 printable characters")
+    return name
 
 
 @dataclass

@@ -54,6 +54,15 @@ def test_judge_prints_json_with_ruling_and_next_state(tmp_path, capsys):
         (["game", "show", "missing.db"], "no game log"),
         (["judge", SHOT, SHOT], "not a table state"),
         (["judge", "examples/demo-game/script.json", SHOT], "not a table state"),
+        (["game", "new", "/tmp/kangle-never.db", "--red", " ", "--black", "Bo"], "name is empty"),
+        (["game", "new", "/tmp/kangle-never.db", "--red", "A\x1b[2J", "--black", "Bo"],
+         "printable"),
+        (["calibrate", "board", "examples/setup-frame.jpg", "--side-mm", "nan"], "--side-mm"),
+        (["calibrate", "board", "examples/setup-frame.jpg", "--side-mm", "-740"], "--side-mm"),
+        (["calibrate", "camera", "x.png", "--pattern", "0x0"], "--pattern"),
+        (["calibrate", "camera", "x.png", "--pattern", "100000x100000"], "--pattern"),
+        (["sim", "--board", "carrom", "--circle", "SW", "--angle", "80", "--speed", "3"],
+         "camera only"),
     ],
 )
 def test_bad_input_gets_a_message_and_exit_code_not_a_traceback(capsys, argv, message):

@@ -132,3 +132,18 @@ def test_json_is_read_strictly_with_limits(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(KangleError, match=message):
         read_json(path, "shot record")
+
+
+def test_physics_and_board_profiles_refuse_values_the_simulator_cannot_use(tmp_path):
+    from physics.profile import SHIPPED as PHYSICS_DIR
+    from physics.profile import load_physics
+
+    text = (PHYSICS_DIR / "standard.toml").read_text()
+    dead = tmp_path / "dead.toml"
+    dead.write_text(text.replace("piece_restitution = ", "piece_restitution = 0 #"))
+    with pytest.raises(KangleError, match="piece_restitution must be at least"):
+        load_physics(dead)
+    board = tmp_path / "board.toml"
+    board.write_text((SHIPPED / "goma.toml").read_text().replace('NW = "black"', "NW = -5"))
+    with pytest.raises(KangleError, match="owners must give"):
+        load_board(board)
