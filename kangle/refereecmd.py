@@ -14,6 +14,7 @@ from calibration.profile import Calibration
 from kangle.oracle import PhysicsOracle
 from kangle.present import need_display, ruling_lines, table_line
 from physics.profile import load_physics
+from physics.text import draw_lines, pygame_font, wrap
 from rules.errors import KangleError
 from rules.game import replay
 from rules.gamelog import GameLog
@@ -161,10 +162,8 @@ def _annotate(frame, step, cal: Calibration, lines: list[str]) -> np.ndarray:
         u, v = cal.camera.project(np.array([[d.x, d.y, z]]))[0]
         colour = (0, 0, 255) if d.colour == "red" else (255, 200, 0)
         cv2.circle(out, (int(u), int(v)), 8 if d.kind == "piece" else 11, colour, 2)
-    for i, text in enumerate(lines[-6:]):
-        cv2.putText(out, text.encode("ascii", "replace").decode()[:110], (10, 22 + 20 * i),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
-    return out
+    size = max(14, out.shape[0] // 40)
+    return draw_lines(out, lines[-6:], (10, 8), size, (255, 255, 255), out.shape[1] - 20)
 
 
 _screen = None
@@ -174,7 +173,8 @@ FOULS = {"1": ("cue_tip_foul", "4.3 not struck with the cue tip"),
          "2": ("own_cue_hit", "5.2 striker hit the shooter's own cue"),
          "3": ("pivot_foul", "5.6 cue pivot over the side"),
          "4": ("body_touch", "6.6 body touched a piece")}
-HELP = "keys: u undo, t time-out, 1-4 referee-only foul on the last shot, Esc quit"
+HELP = ("keys: u undo · t time-out (4.2 shot clock) · foul on the last shot: "
+        + " · ".join(f"{key} {words}" for key, (_, words) in FOULS.items()) + " · Esc quit")
 
 
 def _referee_key(key: str, log: GameLog, lines: list[str]) -> str | None:
@@ -224,10 +224,12 @@ def _show(image: np.ndarray, state: TableState) -> bool | str | None:
     surface = pygame.image.frombuffer(np.ascontiguousarray(image[:, :, ::-1]).tobytes(),
                                       (image.shape[1], image.shape[0]), "RGB")
     _screen.blit(surface, (0, 0))
-    font = pygame.font.Font(None, 22)
+    font = pygame_font(14)
     clock = "" if state.turn is None else f"{state.turn} to shoot"
-    _screen.blit(font.render(f"{clock}   {HELP}", True, (255, 255, 0)),
-                 (10, image.shape[0] - 24))
+    rows = wrap(f"{clock}   {HELP}", image.shape[1] - 20, lambda text: font.size(text)[0])
+    for i, row in enumerate(rows):
+        _screen.blit(font.render(row, True, (255, 255, 0)),
+                     (10, image.shape[0] - 20 * (len(rows) - i)))
     pygame.display.flip()
     return pressed
 

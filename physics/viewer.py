@@ -16,6 +16,7 @@ from pathlib import Path
 from rules.timeline import Timeline
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+from physics.text import pygame_font, wrap
 from rules.board import CORNERS, Board
 from rules.errors import KangleError
 from rules.pieces import colour_of, is_striker
@@ -23,16 +24,6 @@ from rules.pieces import colour_of, is_striker
 WOOD, FRAME, LINE = (222, 190, 140), (110, 64, 32), (120, 80, 40)
 RED, BLACK, IVORY = (200, 30, 30), (25, 25, 25), (245, 240, 225)
 PANEL_W = 380
-# The default pygame font has no CJK glyphs: the viewer writes the terms out.
-_TERMS = {"小回": "small-ret", "大回": "big-ret", "廢子": "dead piece", "自由子": "free piece",
-          "棄子": "discard", "參": "3", "後打者可追回壹次": "catch-up"}
-
-
-def plain(text: str) -> str:
-    for term, words in _TERMS.items():
-        text = text.replace(term, words)
-    return text
-
 
 class Painter:
     """Draws one frame: board millimetres → pixels on a square of ``size`` px."""
@@ -47,8 +38,8 @@ class Painter:
         self.outer = board.half + board.rim_width
         self.scale = size / (2 * self.outer)
         self.width = size + (PANEL_W if panel else 0)
-        self.font = pygame.font.Font(None, 20)
-        self.small = pygame.font.Font(None, 15)
+        self.font = pygame_font(15)  # the sheet's own terms (廢子, 小回 …) drawn as written
+        self.small = pygame_font(11)
 
     def px(self, x: float, y: float) -> tuple[int, int]:
         return (round((x + self.outer) * self.scale), round((self.outer - y) * self.scale))
@@ -113,20 +104,9 @@ class Painter:
     def draw_panel(self, s, lines: list[str], left: int) -> None:
         y = 10
         for line in lines:
-            for chunk in _wrap(plain(line), 52):
+            for chunk in wrap(line, PANEL_W - 24, lambda text: self.font.size(text)[0]):
                 s.blit(self.font.render(chunk, True, (230, 230, 230)), (left + 12, y))
-                y += 18
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    words, lines, line = text.split(), [], ""
-    for word in words:
-        if len(line) + len(word) + 1 > width and line:
-            lines.append(line)
-            line = "  " + word
-        else:
-            line = f"{line} {word}".strip() if not line.startswith("  ") else f"{line} {word}"
-    return lines + [line] if line else lines
+                y += 19
 
 
 def export(timeline: Timeline | list[Timeline], lines: list[str], path: str | Path,

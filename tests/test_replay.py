@@ -89,3 +89,37 @@ def test_a_window_command_without_a_display_says_what_to_use_instead(tmp_path, m
                  "g.db"]) == 2
     err = capsys.readouterr().err
     assert "no display" in err and "--headless" in err
+
+
+SHEET_TERMS = ["廢子", "小回", "大回", "棄子", "自由子", "參", "罰子圈", "中圈內圈", "檯邊",
+               "後打者可追回壹次", "—"]
+
+
+@pytest.mark.parametrize("term", SHEET_TERMS)
+def test_every_sheet_term_is_drawn_in_real_glyphs_not_the_missing_glyph_box(term):
+    """Each character is in the shipped font, and drawn it differs from the font's
+    missing-glyph box (what a character the font lacks is drawn as)."""
+    from fontTools.ttLib import TTFont
+    from PIL import ImageDraw, ImageFont
+
+    from physics.text import FONT
+
+    assert all(ord(ch) in TTFont(FONT).getBestCmap() for ch in term)
+    font = ImageFont.truetype(str(FONT), 32)
+
+    def drawn(ch):
+        picture = Image.new("L", (40, 40), 0)
+        ImageDraw.Draw(picture).text((2, 2), ch, font=font, fill=255)
+        return picture.tobytes()
+
+    box = drawn("\U0010ffff")  # a code point no font has: the box
+    assert all(drawn(ch) != box for ch in term)
+
+
+def test_long_calls_wrap_inside_the_panel_and_keep_the_terms():
+    from physics.text import wrap
+
+    text = "5.5 foul: red's striker hit its own 小回 R03 directly (廢子): put it back " * 3
+    lines = wrap(text, 200, lambda s: 7 * len(s))
+    assert all(7 * len(line) <= 200 for line in lines) and len(lines) > 3
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
