@@ -77,9 +77,20 @@ def rerun_stroke(record: ShotRecord, state, board, physics) -> ShotRecord | None
 
 
 def _state_from_table(record: ShotRecord, board):
-    """A table state with exactly the pieces the record says stood on the table."""
+    """The table state before the shot when the record shows it was the set-up position
+    (4.1: every piece in its row, as the simulator starts by default). Any other table
+    carries more than positions — the 小回 stack, protections, extra shots owed — that a
+    record does not hold, so the state must be given: never a fresh table in silence."""
     state, _ = lag(initial_state(board), {"first": record.shooter})
     table = record.table or {}
+    setup = {p: state.pos(p) for p in state.left("red") + state.left("black")}
+    if set(table) - {"RS", "BS"} != set(setup) or any(
+            math.dist(table[p], setup[p]) > 1.0 for p in setup):
+        raise KangleError("this shot was not played from the set-up position, and the record "
+                          "holds where pieces stood but not the rest of the table (小回 stack, "
+                          "protections, shots owed): give the table state it was played from "
+                          "with --state STATE.json (the one given to `kangle sim --state`, or "
+                          "`kangle game state`)")
     pieces = {}
     for pid, p in state.pieces.items():
         if p.status == "hand":
@@ -101,7 +112,8 @@ def add_parser(sub, formatter) -> None:
         epilog="examples:\n  kangle replay break.json\n  kangle replay break.json "
                "--export docs/break.gif")
     r.add_argument("shot", help="shot record JSON (from `kangle sim --out` or the camera)")
-    r.add_argument("--state", help="table state before the shot, if the record has no table")
+    r.add_argument("--state", help="table state before the shot (needed unless the shot was "
+                                   "played from the set-up position)")
     r.add_argument("--export", help="write OUT.png or OUT.gif instead of opening a window")
     r.add_argument("--board", default="goma", help="board profile (default: %(default)s)")
     r.add_argument("--physics", default="standard", help="physics profile for new strokes")

@@ -123,3 +123,18 @@ def test_long_calls_wrap_inside_the_panel_and_keep_the_terms():
     lines = wrap(text, 200, lambda s: 7 * len(s))
     assert all(7 * len(line) <= 200 for line in lines) and len(lines) > 3
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_shot_from_a_mid_game_table_is_not_replayed_against_a_fresh_one(tmp_path, capsys):
+    from tests.kit import put
+
+    mid = put(put(started("red"), "B05", (0.0, 0.0), "small"), "R03", (100.0, -200.0))
+    write_json(tmp_path / "mid.json", mid.to_json())
+    assert main(["sim", "--state", str(tmp_path / "mid.json"), "--circle", "SE", "--angle",
+                 "135", "--speed", "3", "--out", str(tmp_path / "coach.json")]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "coach.json"), "--export",
+                 str(tmp_path / "x.png")]) == 2
+    assert "--state" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "coach.json"), "--state", str(tmp_path / "mid.json"),
+                 "--export", str(tmp_path / "x.png")]) == 0
