@@ -124,3 +124,20 @@ def test_the_table_line_says_what_the_side_not_shooting_is_owed():
 
     line = table_line(replace(started("red"), turn="black", owed={"red": 2, "black": 0}))
     assert "next: black" in line and "red is owed 2 extra shots on their next turn" in line
+
+
+def test_bad_photos_each_get_their_own_message_and_the_good_ones_are_read(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    whole = open("examples/tiles/rows.jpg", "rb").read()
+    (tmp_path / "cut.jpg").write_bytes(whole[: len(whole) // 3])
+    (tmp_path / "text.jpg").write_text("not a photo")
+    code, out, err = run(capsys, "tiles", *(str(tmp_path / n) for n in
+                                            ("dot.png", "empty.jpg", "cut.jpg", "text.jpg")),
+                         "examples/tiles/rows.jpg")
+    assert code == 2 and "Traceback" not in err
+    assert "too small" in out and "empty (0 bytes)" in out and "truncated" in out
+    assert "not an image" in out and "penalty 106" in out
