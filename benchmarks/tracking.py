@@ -44,6 +44,7 @@ cv2.setNumThreads(1)  # the targets are for one core
 from calibration.venue import calibrate_board, setup_positions  # noqa: E402
 from physics.profile import PhysicsProfile  # noqa: E402
 from physics.simulate import Stroke, simulate  # noqa: E402
+from physics.text import draw_lines  # noqa: E402
 from rules.board import load_board  # noqa: E402
 from rules.errors import KangleError  # noqa: E402
 from rules.referee import judge  # noqa: E402
@@ -128,17 +129,14 @@ def gallery(folder: Path, k: int, kind: str, frames, truth, seen, said, true_cal
     camera said, for one wrong call."""
     folder.mkdir(parents=True, exist_ok=True)
     text = ([f"held-out shot {k} ({kind})", "", "TRUTH"] + describe(truth) +
-            [f"  {c.rule} {c.kind}: {c.text}"[:70] for c in true_calls] + ["", "CAMERA"] +
+            [f"  {c.rule} {c.kind}: {c.text}" for c in true_calls] + ["", "CAMERA"] +
             (describe(seen) if seen else ["(no record)"]) +
-            [f"  {c.rule} {c.kind}{' [CONFIRM]' if c.confirm else ''}: {c.text}"[:70]
-             for c in said])
+            [f"  {c.rule} {c.kind}{' [CONFIRM]' if c.confirm else ''}: {c.text}" for c in said])
     pictures = []
+    blank = np.full((frames[0][1].shape[0] // 2, 480, 3), 40, np.uint8)
     for t, image in frames[::2]:
         small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        panel = np.full((small.shape[0], 420, 3), 255, np.uint8)
-        for i, line in enumerate([f"t = {t:+.2f} s"] + text):
-            cv2.putText(panel, line, (6, 16 + 14 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.38,
-                        (0, 0, 0), 1, cv2.LINE_AA)
+        panel = draw_lines(blank, [f"t = {t:+.2f} s", *text], (6, 4), 11, (255, 255, 255), 468)
         pictures.append(Image.fromarray(np.hstack([small, panel])[:, :, ::-1]))
     pictures[0].save(folder / f"shot-{k:06d}-{kind}.gif", save_all=True,
                      append_images=pictures[1:], duration=67, loop=0)
