@@ -12,6 +12,7 @@ import numpy as np
 
 from calibration.venue import calibrate_board, setup_positions
 from kangle.filming import film_game
+from kangle.present import ruling_lines
 from kangle.refereecmd import referee
 from rules.board import load_board
 from rules.game import lag
@@ -60,4 +61,6 @@ def video_demo(new_entry) -> None:
         print(f"    truth : {'; '.join(true_calls) or 'no call'}")
         print(f"    camera: {'; '.join(cam_calls) or 'no call'}"
               f"   {'= same' if same else '!= differs'}")
+        if got is not None:  # what the referee reads on screen for the camera's calls
+            print("\n".join("      " + line for line in ruling_lines(got, "")[1:]))
     print(f"\n  {agree} of {len(truth)} shots called exactly as the simulator's own records.")
