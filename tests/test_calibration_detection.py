@@ -390,3 +390,18 @@ def test_a_damaged_calibration_is_refused_naming_the_place(venue, damage, messag
     damage(data)
     with pytest.raises(KangleError, match=message):
         Calibration.from_json(data)
+
+
+def test_a_carrom_phone_photo_12_megapixels_tilted_is_calibrated_and_read():
+    """A phone held over the board: 3000 x 4000, portrait, 15 degrees off vertical, a
+    little barrel distortion, blur and JPEG."""
+    rng = np.random.default_rng(2)
+    camera = Camera.looking_down(size=(3000, 4000), fov_deg=60, height_mm=1150, tilt_deg=15,
+                                 yaw_deg=5, dist=(-0.05, 0.01, 0, 0, 0))
+    truth = carrom_scatter(rng, set_ids(CARROM))
+    photo = CARROM_RENDER.render(camera, truth, Look(seed=2, noise=3, jpeg=88, blur=1.2,
+                                                     light_gradient=0.25)).image
+    cal = calibrate_board(photo, camera, CARROM)
+    found = Detector(cal).detect(photo)
+    pairs = [min(np.hypot(d.x - x, d.y - y) for d in found) for x, y in truth.values()]
+    assert len(found) == len(truth) == 20 and max(pairs) < 5
