@@ -2,6 +2,7 @@
 with a message and an exit code, never a traceback."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -132,7 +133,7 @@ def test_bad_photos_each_get_their_own_message_and_the_good_ones_are_read(tmp_pa
 
     cv2.imwrite(str(tmp_path / "dot.png"), np.zeros((1, 1, 3), np.uint8))
     (tmp_path / "empty.jpg").write_bytes(b"")
-    whole = open("examples/tiles/rows.jpg", "rb").read()
+    whole = Path("examples/tiles/rows.jpg").read_bytes()
     (tmp_path / "cut.jpg").write_bytes(whole[: len(whole) // 3])
     (tmp_path / "text.jpg").write_text("not a photo")
     code, out, err = run(capsys, "tiles", *(str(tmp_path / n) for n in
