@@ -405,3 +405,24 @@ def test_a_carrom_phone_photo_12_megapixels_tilted_is_calibrated_and_read():
     found = Detector(cal).detect(photo)
     pairs = [min(np.hypot(d.x - x, d.y - y) for d in found) for x, y in truth.values()]
     assert len(found) == len(truth) == 20 and max(pairs) < 5
+
+
+def test_glare_on_a_pale_carrom_board_is_no_white_man():
+    """A patch of glare is lighter and less red than the wood, as a white man is, and can
+    be as round; but nothing darkens the board round it, as a man's side and shadow do."""
+    rng = np.random.default_rng(51)
+    camera = Camera.looking_down(size=(1600, 1200), height_mm=1400, tilt_deg=6)
+    truth = carrom_scatter(rng, set_ids(CARROM))
+    look = Look(seed=1, noise=2, jpeg=90)
+    cal = calibrate_board(CARROM_RENDER.render(camera, truth, look).image, camera, CARROM)
+    later = {"white-piece-1": (-150.0, -100.0), "black-piece-1": (120.0, 80.0)}
+    photo = CARROM_RENDER.render(camera, later, replace(look, seed=2)).image.astype(np.float32)
+    glare = np.zeros(photo.shape[:2], np.float32)
+    spots = [(60.0, -150.0), (-120.0, 160.0), (200.0, 200.0), (-200.0, 60.0), (0.0, 250.0)]
+    for k, centre in enumerate(camera.project(np.array([(x, y, 0.0) for x, y in spots]))):
+        cv2.ellipse(glare, tuple(int(v) for v in centre), (14 + 4 * k, 12 + 2 * k), 30 * k, 0,
+                    360, 1.0, -1)
+    photo = np.clip(photo + 90 * cv2.GaussianBlur(glare, (0, 0), 5)[:, :, None], 0, 255)
+    found = Detector(cal).detect(photo.astype(np.uint8))
+    assert sorted((d.colour, round(d.x / 20), round(d.y / 20)) for d in found) == [
+        ("black", 6, 4), ("white", -8, -5)]

@@ -17,10 +17,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.colour import ColourModel
+from calibration.colour import DARK_CLASS, ColourModel
 from calibration.profile import Calibration
 from calibration.rectify import PRINT_SHARE, Rectifier
 from rules.errors import KangleError
+
+# the darkest tenth of the ring round a light piece is darker than this share of the board
+# (its side and its shadow); glare has no side
+SHADED = 0.9
 
 
 @dataclass(frozen=True)
@@ -139,7 +143,8 @@ class Detector:
         else:  # on the rim
             colour, confidence = self.colours.classify_by_redness(
                 float(f.redness_at(ys[core], xs[core], surface=True).mean()))
-        if colour is None or self._print_only(f, cx, cy, radius, confidence):
+        if colour is None or self._print_only(f, cx, cy, radius, confidence) or (
+                self._unshaded(f, colour, cx, cy, radius)):
             return None
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= float(np.clip(fill, 0, 1))
@@ -151,6 +156,21 @@ class Detector:
         part = self.board.part(colour, kind)
         return Detection(colour, part.name if part else kind, x, y, self._where(x, y),
                          confidence), centred
+
+    def _unshaded(self, f, colour: str, cx: float, cy: float, radius: float) -> bool:
+        """Whether a blob of a light colour has nothing darker than the board around it:
+        a white piece stands up from the board, so its side or its shadow darkens part of
+        the ring just outside its top face; a patch of glare, however round, does not."""
+        (level, _), _ = self.colours.classes[colour]
+        if level < DARK_CLASS:
+            return False
+        a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        ring = [(cy + (radius + d) * np.sin(a), cx + (radius + d) * np.cos(a)) for d in (1, 3)]
+        rows = np.clip(np.concatenate([r for r, _ in ring]).round().astype(int), 0,
+                       f.grey.shape[0] - 1)
+        cols = np.clip(np.concatenate([c for _, c in ring]).round().astype(int), 0,
+                       f.grey.shape[1] - 1)
+        return float(np.percentile(f.ratio_at(rows, cols), 10)) > SHADED
 
     def _print_only(self, f, cx: float, cy: float, radius: float, confidence: float) -> bool:
         """Whether a blob centred on a disc printed on the board is no piece: the print
