@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from calibration.camera import Camera
-from rules.board import CORNERS, Board
+from rules.board import CORNERS, Board, carrom_print
 
 
 @dataclass
@@ -142,25 +142,11 @@ _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
 
-def printed_disc_centres(board: Board) -> list[tuple[tuple[float, float], float]]:
-    """Discs printed in solid colour on the board, each ((x, y) mm, radius mm): carrom's
-    eight red base circles at the baselines' ends and the centre circle; none on goma."""
-    if board.design != "carrom":
-        return []
-    h, discs = board.half, [((0.0, 0.0), board.inner_diameter / 2)]
-    for turn in range(4):
-        c, s = np.cos(turn * np.pi / 2), np.sin(turn * np.pi / 2)
-        for end in (-235 + 16, 235 - 16):
-            x, y = end, -(h - 118.0)
-            discs.append(((float(x * c - y * s), float(x * s + y * c)), 15.9))
-    return discs
-
-
 def _printed_discs(rect: Rectifier, board: Board) -> np.ndarray:
     """A mask (1) of the solid printed discs' insides, 1.5 mm in from their printed rims
     (which ``_printed_lines`` counts as lines)."""
     mask = np.zeros((rect.size, rect.size), np.uint8)
-    for centre, radius in printed_disc_centres(board):
+    for centre, radius in (carrom_print(board).discs if board.design == "carrom" else ()):
         cv2.circle(mask, rect.to_px(*centre), int(round((radius - 1.5) * rect.scale)), 1, -1)
     return mask
 
@@ -175,20 +161,13 @@ def _printed_lines(rect: Rectifier, board: Board, width: int) -> np.ndarray:
     px = rect.to_px
     h = board.half
     if board.design == "carrom":
-        for turn in range(4):
-            c, s = np.cos(turn * np.pi / 2), np.sin(turn * np.pi / 2)
-
-            def at(x, y, c=c, s=s):
-                return px(x * c - y * s, x * s + y * c)
-            for d in (h - 102.0, h - 134.0):
-                cv2.line(lines, at(-235 + 16, -d), at(235 - 16, -d), 1, width)
-            start = np.array([-(h - 70.0), -(h - 70.0)])
-            cv2.line(lines, at(*start), at(*(start + np.array([1, 1]) / np.sqrt(2) * 265)), 1,
-                     width)
+        printed = carrom_print(board)
+        for a, b in printed.lines + printed.arrows:
+            cv2.line(lines, px(*a), px(*b), 1, width)
         cv2.circle(lines, px(0, 0), int(round(board.penalty_diameter / 2 * rect.scale)), 1,
                    width)
-        for centre, radius in printed_disc_centres(board):  # the discs' rims, blurred both
-            cv2.circle(lines, px(*centre), int(round(radius * rect.scale)), 1,  # ways
+        for centre, radius in printed.discs:  # the discs' rims, blurred both ways
+            cv2.circle(lines, px(*centre), int(round(radius * rect.scale)), 1,
                        max(width, int(round(3.5 * rect.scale))))
     else:
         centres = {c: board.circle_centre(c) for c in CORNERS}

@@ -24,7 +24,7 @@ import numpy as np
 
 from calibration.board_pose import check_frame, find_board, pose_from_corners
 from calibration.camera import Camera
-from calibration.colour import learn
+from calibration.colour import NEVER, learn
 from calibration.profile import Calibration
 from calibration.rectify import Rectifier
 from rules.board import CORNERS, Board
@@ -295,7 +295,7 @@ def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
     light = "white" in board.set_colours
     f = rect.features(frame, light=light)
     ink = _print_colour(f)
-    mask = f.pieces(WIDE_RATIO, WIDE_REDNESS if "red" in board.set_colours else 10.0,
+    mask = f.pieces(WIDE_RATIO, WIDE_REDNESS if "red" in board.set_colours else NEVER,
                     rect.allowed & rect.surface, WIDE_LIGHT if light else None, ink,
                     WIDE_COOL if light else None)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask)

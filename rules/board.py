@@ -45,6 +45,48 @@ class SetPart:
 GOMA_SET = (SetPart("piece", "red", "piece", 16), SetPart("piece", "black", "piece", 16),
             SetPart("striker", "red", "striker", 1), SetPart("striker", "black", "striker", 1))
 
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class CarromPrint:
+    """What the ICF prints on a carrom board's playing surface, in board millimetres:
+    each side's two baselines (from and to the centres of their base circles), the base
+    circles and the centre circle (solid red discs, (centre, radius)), and the arrow from
+    each corner towards the middle (ending in its head at the second point)."""
+
+    lines: tuple[tuple[Point, Point], ...]
+    discs: tuple[tuple[Point, float], ...]
+    arrows: tuple[tuple[Point, Point], ...]
+
+
+# ICF: baselines 470 mm long (to the base circles' outer edges), 102 and 134 mm from the
+# cushion, ending in base circles 31.8 mm across; arrows 265 mm long, starting about 70 mm
+# in from each corner
+_BASE_HALF = 235.0 - 15.9
+_BASELINES = (102.0, 134.0)
+_BASE_RADIUS = 15.9
+_ARROW_FROM_CORNER, _ARROW_LENGTH = 70.0, 265.0
+
+
+def carrom_print(board: Board) -> CarromPrint:
+    """The printed design of a carrom-design board (see CarromPrint)."""
+    h = board.half
+    lines, discs, arrows = [], [((0.0, 0.0), board.inner_diameter / 2)], []
+    for turn in range(4):  # each side is the south side turned by quarter turns
+        c, s = math.cos(turn * math.pi / 2), math.sin(turn * math.pi / 2)
+
+        def at(x: float, y: float, c=c, s=s) -> Point:
+            return (round(x * c - y * s, 6), round(x * s + y * c, 6))
+        for d in _BASELINES:
+            lines.append((at(-_BASE_HALF, d - h), at(_BASE_HALF, d - h)))
+        middle = sum(_BASELINES) / 2 - h
+        discs += [(at(-_BASE_HALF, middle), _BASE_RADIUS), (at(_BASE_HALF, middle), _BASE_RADIUS)]
+        start = _ARROW_FROM_CORNER - h
+        along = _ARROW_LENGTH / math.sqrt(2)
+        arrows.append((at(start, start), at(start + along, start + along)))
+    return CarromPrint(tuple(lines), tuple(discs), tuple(arrows))
+
 
 @dataclass(frozen=True)
 class Board:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from calibration.camera import Camera
-from rules.board import CORNERS, Board
+from rules.board import CORNERS, Board, carrom_print
 from rules.pieces import ALL_IDS, colour_of, is_striker
 
 TEXTURE_PX_PER_MM = 2.0
@@ -156,24 +156,18 @@ def _carrom_texture(board: Board, img: np.ndarray, px, r, rng) -> np.ndarray:
     img = np.clip(img.astype(np.float32) + (8 * grain * surface)[:, :, None], 0,
                   255).astype(np.uint8)
     thin = r(1.2)
-    for turn in range(4):  # the four sides' baselines, each side turned from the south's
-        c, s_ = np.cos(turn * np.pi / 2), np.sin(turn * np.pi / 2)
-
-        def at(x, y, c=c, s_=s_):
-            return px(x * c - y * s_, x * s_ + y * c)
-        for d in (h - 102.0, h - 134.0):
-            cv2.line(img, at(-235 + 16, -d), at(235 - 16, -d), PRINT_BGR, thin, cv2.LINE_AA)
-        for end in (-235 + 16, 235 - 16):
-            cv2.circle(img, at(end, -(h - 118.0)), r(15.9), BASE_RED, -1, cv2.LINE_AA)
-            cv2.circle(img, at(end, -(h - 118.0)), r(15.9), PRINT_BGR, thin, cv2.LINE_AA)
-        # the arrow from the corner towards the middle, 265 mm long
-        start = np.array([-(h - 70.0), -(h - 70.0)])
-        tip = start + np.array([1, 1]) / np.sqrt(2) * 265
-        cv2.line(img, at(*start), at(*tip), PRINT_BGR, thin, cv2.LINE_AA)
-        cv2.arrowedLine(img, at(*(tip - 20)), at(*tip), PRINT_BGR, thin, cv2.LINE_AA,
-                        tipLength=0.6)
+    printed = carrom_print(board)
+    for a, b in printed.lines + printed.arrows:
+        cv2.line(img, px(*a), px(*b), PRINT_BGR, thin, cv2.LINE_AA)
+    for a, b in printed.arrows:  # a head on the arrow's last 20 mm
+        k = 20 / math.dist(a, b)
+        tail = (b[0] - k * (b[0] - a[0]), b[1] - k * (b[1] - a[1]))
+        cv2.arrowedLine(img, px(*tail), px(*b), PRINT_BGR, thin, cv2.LINE_AA, tipLength=0.6)
+    for centre, radius in printed.discs:
+        cv2.circle(img, px(*centre), r(radius), BASE_RED, -1, cv2.LINE_AA)
+        if centre != (0.0, 0.0):  # the base circles are outlined, the centre one is not
+            cv2.circle(img, px(*centre), r(radius), PRINT_BGR, thin, cv2.LINE_AA)
     cv2.circle(img, px(0, 0), r(board.penalty_diameter / 2), PRINT_BGR, thin, cv2.LINE_AA)
-    cv2.circle(img, px(0, 0), r(board.inner_diameter / 2), BASE_RED, -1, cv2.LINE_AA)
     for c in CORNERS:  # pockets: dark holes with a net's threads across them
         centre, radius = px(*board.hole_centre(c)), r(board.hole_diameter / 2)
         pocket = np.zeros(img.shape[:2], np.uint8)
