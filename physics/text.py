@@ -34,7 +34,7 @@ def wrap(text: str, width_px: int, measure) -> list[str]:
     lines, line = [], ""
     for word in text.split(" "):
         trial = f"{line} {word}" if line else word
-        if measure(trial) <= width_px or not line and measure(word) <= width_px:
+        if measure(trial) <= width_px:
             line = trial
             continue
         if line:

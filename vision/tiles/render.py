@@ -113,6 +113,7 @@ def _joker(face: np.ndarray, ed: Edition, colour, middle, rng) -> None:
     pointed hat, a bold J, or a star."""
     h, w = face.shape[:2]
     ink = tuple(float(v) for v in colour)
+    # the face's radius: about a quarter of the tile's width, larger for big-digit editions
     c, r = middle, int(w * 0.33 * max(0.8, ed.digit_height / 0.36 * 0.8))
     r = min(r, int(w * 0.42))
     line = max(2, w // 28)
