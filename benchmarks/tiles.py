@@ -36,7 +36,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 cv2.setNumThreads(1)
 
-from kangle.tilescmd import load_photo  # noqa: E402
+from kangle.tilescmd import BIG_PHOTO  # noqa: E402
+from kangle.visioncmd import read_image  # noqa: E402
 from rules.games.rummikub import Hand, Profile, penalty  # noqa: E402
 from vision.tiles.labels import read_split  # noqa: E402
 from vision.tiles.model import MODELS  # noqa: E402
@@ -160,7 +161,7 @@ def speed(data: Path) -> None:
             t0 = time.perf_counter()
             cv2.imread(str(path))
             t1 = time.perf_counter()
-            image, _ = load_photo(str(path))
+            image, _ = read_image(str(path), halve_above=BIG_PHOTO)
             read_tiles(image)
             t2 = time.perf_counter()
             decode.append(t1 - t0)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image
 
 from kangle.visioncmd import read_image
 from rules.errors import KangleError
@@ -49,7 +48,7 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     for i, path in enumerate(args.photos):
         _progress(i, len(args.photos), path)
         try:
-            image, scale = load_photo(path)
+            image, scale = read_image(path, halve_above=BIG_PHOTO)
             readings = read_tiles(image)
             if not [r for r in readings if not r.cut]:
                 raise KangleError(f"{path}: no tiles found — photograph the tiles from above, "
@@ -74,23 +73,6 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     if failed:
         print(f"{failed} of {len(args.photos)} photos could not be read", file=sys.stderr)
     return 2 if failed else 0
-
-
-def load_photo(path: str) -> tuple[np.ndarray, float]:
-    """The photo, decoded at half size when it is larger than the reader needs (a
-    12-megapixel phone photo decodes four times faster so), and the factor from the
-    decoded image's pixels to the file's."""
-    try:
-        with Image.open(path) as header:  # reads the size only
-            width, height = header.size
-    except (OSError, ValueError):
-        width = height = 0  # not an image PIL knows: let OpenCV try, and say why not
-    if width * height <= BIG_PHOTO:
-        return read_image(path), 1.0
-    half = cv2.imread(path, cv2.IMREAD_REDUCED_COLOR_2)
-    if half is None:
-        return read_image(path), 1.0
-    return half, max(width, height) / max(half.shape[:2])
 
 
 def _result(path: str, readings: list[TileReading], scale: float, no_meld: bool) -> dict:

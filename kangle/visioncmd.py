@@ -21,10 +21,12 @@ MAX_PIXELS = 100_000_000  # a 100-megapixel photo is beyond any phone or webcam
 MIN_SIDE = 32  # pixels: nothing kangle looks for fits in less
 
 
-def read_image(path: str) -> np.ndarray:
-    """The one way kangle opens a picture (BGR): missing, a folder, empty, not an image,
-    absurdly large (checked from its header before decoding), truncated or too small
-    each get their own message (KangleError, exit 2)."""
+def read_image(path: str, halve_above: int | None = None) -> tuple[np.ndarray, float]:
+    """The one way kangle opens a picture: the image (BGR) and the factor from its pixels
+    to the file's. A picture of more than ``halve_above`` pixels is decoded at half size
+    (a 12-megapixel phone photo decodes four times faster so). Missing, a folder, empty,
+    not an image, absurdly large (checked from its header before decoding), truncated or
+    too small: each gets its own message (KangleError, exit 2)."""
     file = Path(path)
     if not file.exists():
         raise KangleError(f"{path} does not exist")
@@ -44,14 +46,15 @@ def read_image(path: str) -> np.ndarray:
     if width is not None and width * height > MAX_PIXELS:
         raise KangleError(f"{path} is {width}x{height} pixels, more than "
                           f"{MAX_PIXELS // 1_000_000} megapixels: resize it first")
-    image = cv2.imread(str(file), cv2.IMREAD_COLOR)
+    halve = halve_above is not None and width is not None and width * height > halve_above
+    image = cv2.imread(str(file), cv2.IMREAD_REDUCED_COLOR_2 if halve else cv2.IMREAD_COLOR)
     if image is None:
         what = "truncated or damaged" if width is not None else "not an image kangle can read"
         raise KangleError(f"{path} is {what} (PNG, JPEG, …)")
     if min(image.shape[:2]) < MIN_SIDE:
         raise KangleError(f"{path} is {image.shape[1]}x{image.shape[0]} pixels: too small to "
                           f"find anything in (at least {MIN_SIDE} on each side)")
-    return image
+    return image, (max(width, height) / max(image.shape[:2]) if halve else 1.0)
 
 
 def _truncated(file: Path, kind: str | None) -> bool:
@@ -93,7 +96,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.side_mm is not None and not 200 <= args.side_mm <= 3000:
         raise KangleError(f"--side-mm {args.side_mm}: the playing surface's side in millimetres, "
                           "measured with a tape (740 on a tournament board)")
-    frame = read_image(args.frame)
+    frame, _ = read_image(args.frame)
     h, w = frame.shape[:2]
     if args.camera:
         camera = load_intrinsics(args.camera)
@@ -161,7 +164,7 @@ def annotate(frame: np.ndarray, detections, cal: Calibration) -> np.ndarray:
 
 def cmd_detect(args: argparse.Namespace) -> int:
     cal = Calibration.load(args.calibration)
-    frame = read_image(args.frame)
+    frame, _ = read_image(args.frame)
     detections = Detector(cal).detect(frame)
     if args.json:
         print(json.dumps({"frame": args.frame, "pieces": [d.to_json() for d in detections]},

@@ -136,9 +136,12 @@ def test_bad_photos_each_get_their_own_message_and_the_good_ones_are_read(tmp_pa
     whole = Path("examples/tiles/rows.jpg").read_bytes()
     (tmp_path / "cut.jpg").write_bytes(whole[: len(whole) // 3])
     (tmp_path / "text.jpg").write_text("not a photo")
-    code, out, err = run(capsys, "tiles", *(str(tmp_path / n) for n in
-                                            ("dot.png", "empty.jpg", "cut.jpg", "text.jpg")),
+    big = cv2.resize(cv2.imread("examples/tiles/rows.jpg"), (4000, 3000))  # decoded halved
+    ok, encoded = cv2.imencode(".jpg", big)
+    (tmp_path / "bigcut.jpg").write_bytes(encoded.tobytes()[: len(encoded) // 2])
+    names = ("dot.png", "empty.jpg", "cut.jpg", "text.jpg", "bigcut.jpg")
+    code, out, err = run(capsys, "tiles", *(str(tmp_path / n) for n in names),
                          "examples/tiles/rows.jpg")
     assert code == 2 and "Traceback" not in err
-    assert "too small" in out and "empty (0 bytes)" in out and "truncated" in out
+    assert "too small" in out and "empty (0 bytes)" in out and out.count("truncated") == 2
     assert "not an image" in out and "penalty 106" in out
