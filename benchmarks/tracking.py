@@ -7,7 +7,9 @@ Shots of varied kinds are drawn at random — breaks into the starting rows, cut
 into scattered pieces, shots off a cushion, shots near the shooter's own pieces, and
 (with the fly-off model on) pieces sent over the rim — simulated, filmed with motion
 blur and noise by the renderer, and followed by the tracker from the frames alone.
-The simulator's own records are the truth. Speed: detection plus tracking per frame,
+The simulator's own records are the truth; the tracker asks the simulator (with the
+standard physics, not the shot's own) what a stroke would touch first where the frames
+do not settle it, as `kangle referee` does. Speed: detection plus tracking per frame,
 against detection alone in the same run.
 
 Two sets of shots. The tuning runs (``--seed 3``, ``8``, ``9``: one random stream for
@@ -42,6 +44,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 cv2.setNumThreads(1)  # the targets are for one core
 
 from calibration.venue import calibrate_board, setup_positions  # noqa: E402
+from kangle.oracle import PhysicsOracle  # noqa: E402
 from physics.profile import PhysicsProfile  # noqa: E402
 from physics.simulate import Stroke, simulate  # noqa: E402
 from physics.text import draw_lines  # noqa: E402
@@ -153,6 +156,7 @@ def main() -> None:
     args = parser.parse_args()
     nrng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
+    oracle = PhysicsOracle(BOARD, PhysicsProfile())  # as `kangle referee` has it
     counts = dict(first=0, cushion_first=0, holes=0, calls=0, confirm=0, shots=0, silent=0)
     by_kind = {kind: [0, 0] for kind in KINDS}  # shots, calls equal to the truth
     wrong_rules: Counter = Counter()
@@ -168,7 +172,7 @@ def main() -> None:
             truth = simulate(state, stroke, BOARD, physics)
         except KangleError:
             continue
-        tracker = ShotTracker(state, "red", BOARD)
+        tracker = ShotTracker(state, "red", BOARD, oracle)
         frames = film_shot(render, camera, truth, args.fps, replace(look, seed=k))
         for t, image in frames:
             start = time.perf_counter()

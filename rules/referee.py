@@ -34,7 +34,7 @@ from rules.ruling import (
     Call,
     Ruling,
 )
-from rules.shot import Contact, ShotRecord, is_cushion
+from rules.shot import Contact, Exit, Pocketed, ShotRecord, is_cushion
 from rules.state import BIG, ON_TABLE, POCKETED, SMALL, Piece, TableState
 from rules.turns import pass_shot
 
@@ -42,6 +42,13 @@ CENTRE = (0.0, 0.0)
 _GUARD_NAME = {SMALL: "小回", BIG: "大回"}
 # Calls that turn on which piece the shot piece touched first, or before a cushion.
 _CONTACT_ORDER_RULES = ("7.1", "5.5", "6.4")
+SURE = 0.9  # an event its source is less sure of than this: calls on it ask to confirm
+
+
+def doubtful(*events: Contact | Pocketed | Exit) -> bool:
+    """Is any of these events one the record's source was not sure of (a camera's
+    contact, pocket or exit below SURE confidence, or a contact it could not order)?"""
+    return any(getattr(e, "ambiguous", False) or e.confidence < SURE for e in events)
 
 
 def judge(
@@ -99,7 +106,9 @@ class _Judgement:
         self.fouls: dict[str, _Foul] = {}
         self.put_back: dict[str, str] = {}  # piece -> rule that puts it back
         self.dead: list[str] = []
-        self.unsure = any(c.ambiguous or c.confidence < 0.9 for c in self._until_cushion())
+        self.dead_doubt: set[str] = set()  # 廢子 made by a contact the source was unsure of
+        self.taken_doubt = False  # an opponent piece's pocketing the source was unsure of
+        self.unsure = doubtful(*self._until_cushion())
         self.striker_name = "striker" if is_striker(self.sp) else f"自由子 {self.sp}"
 
     # -- helpers -----------------------------------------------------------------------
@@ -190,12 +199,14 @@ class _Judgement:
         for contact, piece in hits:
             if colour_of(piece) == self.me and piece not in self.dead:
                 self.dead.append(piece)
+                if doubtful(contact):
+                    self.dead_doubt.add(piece)
                 self.call(
                     "7.1", FORFEIT,
                     f"{self.me}'s {self.striker_name} hit its own piece {piece} directly, "
                     f"before any cushion: {piece} is a 廢子 given to {self.them}; remove it at "
                     f"the end of the shot (it counts as pocketed)",
-                    [piece], confirm=contact.ambiguous or contact.confidence < 0.9)
+                    [piece], confirm=doubtful(contact))
                 self.actions.append(Action("remove", piece, "7.1"))
 
     def _protected_hits(self) -> None:
@@ -204,13 +215,13 @@ class _Judgement:
             guard = self.state.guard(piece)
             if not guard:
                 continue
-            unsure = contact.ambiguous or contact.confidence < 0.9
+            unsure = doubtful(contact)
             name = _GUARD_NAME[guard]
             if colour_of(piece) == self.them:
                 self.foul("5.5", f"{self.me}'s {self.striker_name} hit {self.them}'s {name} "
                           f"{piece} directly, not by a rebound (5.5; also 6.4)",
                           [piece], confirm=unsure)
-                self._restore_with_affected(piece, contact.t, "5.5")
+                self._restore_with_affected(piece, contact.t, "5.5", unsure)
             elif self.rules.own_protected_hit_is_foul:
                 self.foul("6.4", f"{self.me}'s {self.striker_name} hit the protected piece "
                           f"{piece} in the penalty ring directly (either player)",
@@ -221,22 +232,24 @@ class _Judgement:
                           f"{_GUARD_NAME[self.state.guard(piece)]} {piece}", [piece])
                 self._restore_with_affected(piece, 0.0, "5.5")
 
-    def _restore_with_affected(self, piece: str, since: float, rule: str) -> None:
+    def _restore_with_affected(self, piece: str, since: float, rule: str,
+                               unsure: bool = False) -> None:
         """Put back a hit protected piece and every piece it moved on (5.5) — except a
-        大回 that is still inside the penalty ring, which stays where it is."""
+        大回 that is still inside the penalty ring, which stays where it is. ``unsure``:
+        the hit itself rests on a contact the source was not sure of."""
         if self._big_still_in_ring(piece):
             self.call(rule, INFO, f"the 大回 {piece} is still inside the penalty ring: "
-                                  "it stays where it is")
+                                  "it stays where it is", confirm=unsure)
             return
-        affected = [piece]
+        affected = {piece: unsure}
         for c in self.shot.contacts:
             if c.t < since:
                 continue
             for a, b in ((c.a, c.b), (c.b, c.a)):
                 if a in affected and not is_cushion(b) and b != self.sp and b not in affected:
-                    affected.append(b)
-        for p in affected:
-            self._mark_put_back(p, rule)
+                    affected[b] = affected[a] or doubtful(c)
+        for p, doubt in affected.items():
+            self._mark_put_back(p, rule, doubt)
 
     def _big_still_in_ring(self, piece: str) -> bool:
         if self.state.guard(piece) != BIG:
@@ -244,12 +257,13 @@ class _Judgement:
         gone = any(x.piece == piece for x in (*self.shot.pockets, *self.shot.exits))
         return not gone and self.board.in_penalty_ring(*self.final_pos(piece))
 
-    def _mark_put_back(self, piece: str, rule: str) -> None:
+    def _mark_put_back(self, piece: str, rule: str, unsure: bool = False) -> None:
         if piece in self.put_back or piece in self.dead:
             return
         self.put_back[piece] = rule
         self.actions.append(Action("put_back", piece, rule, self.state.pos(piece)))
-        self.call(rule, RESTORE, f"put {piece} back where it was before the shot", [piece])
+        self.call(rule, RESTORE, f"put {piece} back where it was before the shot", [piece],
+                  confirm=unsure)
 
     def _dead_piece_consequences(self) -> None:
         """7.2–7.5: what the 廢子 hit after the striker."""
@@ -258,23 +272,26 @@ class _Judgement:
                 other = c.other(dead)
                 if is_cushion(other) or other == self.sp:
                     continue
+                unsure = dead in self.dead_doubt or doubtful(c)
                 guard = self.state.guard(other)
                 if colour_of(other) == self.them and guard:
                     if self._big_still_in_ring(other):
                         self.call("7.3", INFO, f"the 廢子 {dead} hit the 大回 {other}, which is "
-                                               "still a 大回: it stays where it is", [other])
+                                               "still a 大回: it stays where it is", [other],
+                                  confirm=unsure)
                     else:
-                        self._mark_put_back(other, "7.3")
+                        self._mark_put_back(other, "7.3", unsure)
                 elif colour_of(other) == self.them:
                     self.call("7.2", INFO, f"the 廢子 {dead} hit {self.them}'s {other}: play "
                                            "goes on, no penalty (the 廢子 is still given away)",
-                              [dead, other])
+                              [dead, other], confirm=unsure)
                 elif guard:
                     self.call("7.4", INFO, f"the 廢子 {dead} knocked {self.me}'s protected "
-                                           f"{other}: play goes on", [dead, other])
+                                           f"{other}: play goes on", [dead, other],
+                              confirm=unsure)
                 elif other not in self.dead:
                     self.call("7.5", INFO, f"{other}, hit by the 廢子 {dead}, stays where it "
-                                           "lands", [other])
+                                           "lands", [other], confirm=unsure)
 
     def _referee_fouls(self) -> None:
         facts = self.shot.referee
@@ -305,27 +322,30 @@ class _Judgement:
         for p in self.shot.pockets:
             if p.piece in self.put_back:
                 continue
+            unsure = doubtful(p)
             if p.piece == self.sp and is_striker(p.piece):
                 self.foul("5.3", f"{self.me}'s striker went into hole {p.hole} (5.3 = 6.2: "
-                                 f"{self.me} misses a turn)")
+                                 f"{self.me} misses a turn)", confirm=unsure)
             elif p.piece in self.dead:
                 remove(p.piece)
             elif colour_of(p.piece) == self.them:
                 remove(p.piece)
                 taken.append(p.piece)
+                self.taken_doubt |= unsure
             else:
                 remove(p.piece)
                 why = (f"the 自由子 {p.piece} is not a striker, so this is no 5.3 foul"
                        if p.piece == self.sp else "it counts as pocketed")
                 self.call("4.2", FORFEIT, f"{self.me}'s own {p.piece} went into hole {p.hole}: "
-                                          f"{why}", [p.piece])
+                                          f"{why}", [p.piece], confirm=unsure)
         for e in self.shot.exits:
             where = "off the table" if e.where == "off" else "onto the rim"
             if e.piece in self.put_back:
                 continue
+            unsure = doubtful(e)
             if e.piece == self.sp and is_striker(e.piece):
                 self.foul("5.4", f"{self.me}'s striker went {where} (5.4 = 6.1: {self.me} "
-                                 "misses a turn)")
+                                 "misses a turn)", confirm=unsure)
             elif e.piece in self.dead:
                 remove(e.piece)
             elif colour_of(e.piece) == self.them:
@@ -339,12 +359,13 @@ class _Judgement:
                           f"inner ring as a 小回, on top of the stack ({len(stack)} 小回 now)"
                           if len(stack) > 1 else
                           f"{self.them}'s {e.piece} went {where}: place it at the centre of the "
-                          "inner ring as a 小回; it may be hit only by a rebound", [e.piece])
+                          "inner ring as a 小回; it may be hit only by a rebound", [e.piece],
+                          confirm=unsure)
             else:
                 remove(e.piece)
                 self.actions.append(Action("remove", e.piece, "6.5"))
                 self.call("6.5", FORFEIT, f"{self.me}'s own {e.piece} went {where}: it counts "
-                                          "as pocketed; take it off", [e.piece])
+                                          "as pocketed; take it off", [e.piece], confirm=unsure)
         for piece in self.dead:
             remove(piece)
         return pieces, stack, taken
@@ -414,10 +435,11 @@ class _Judgement:
         bonus = bool(taken) and not self.fouls and not cleared
         if taken and self.fouls:
             self.call("5.1", INFO, f"{', '.join(taken)} pocketed, but the foul cancels "
-                                   f"{self.me}'s extra shot", taken)
+                                   f"{self.me}'s extra shot", taken, confirm=self.taken_doubt)
         elif bonus:
             self.call("5.1", BONUS, f"{self.me} pocketed {', '.join(taken)}: {self.me} shoots "
-                                    "again (one extra shot, however many went in)", taken)
+                                    "again (one extra shot, however many went in)", taken,
+                      confirm=self.taken_doubt)
         state = replace(self.state, pieces=pieces, stack=tuple(stack),
                         owed=self._owed_after_fouls(), shots=self.state.shots + 1)
         state, calls = pass_shot(state, self.me, bonus, self.rules)

@@ -55,20 +55,26 @@ class Contact:
 
 @dataclass(frozen=True)
 class Pocketed:
-    """A piece that dropped into hole ``hole`` (SW, SE, NW, NE) at time ``t``."""
+    """A piece that dropped into hole ``hole`` (SW, SE, NW, NE) at time ``t``.
+    ``confidence`` (0–1) as for a contact: how sure the source is that this piece went
+    into that hole (a camera that lost the piece near the hole, or among others of its
+    colour, is less sure than one that saw it go down)."""
 
     t: float
     piece: str
     hole: str
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True)
 class Exit:
-    """A piece that left the playing surface at ``t``: ``off`` the table or on the ``rim``."""
+    """A piece that left the playing surface at ``t``: ``off`` the table or on the ``rim``;
+    ``confidence`` as for a pocket."""
 
     t: float
     piece: str
     where: str
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -139,8 +145,10 @@ class ShotRecord:
             "start": [mm(self.start[0]), mm(self.start[1])],
             "left_circle": self.left_circle,
             "contacts": [_contact_json(c) for c in self.contacts],
-            "pockets": [{"t": _s(p.t), "piece": p.piece, "hole": p.hole} for p in self.pockets],
-            "exits": [{"t": _s(e.t), "piece": e.piece, "where": e.where} for e in self.exits],
+            "pockets": [_sure({"t": _s(p.t), "piece": p.piece, "hole": p.hole}, p.confidence)
+                        for p in self.pockets],
+            "exits": [_sure({"t": _s(e.t), "piece": e.piece, "where": e.where}, e.confidence)
+                      for e in self.exits],
             "final": {k: [mm(x), mm(y)] for k, (x, y) in sorted(self.final.items())},
             "referee": {
                 "cue_tip_foul": self.referee.cue_tip_foul,
@@ -251,8 +259,13 @@ def _contact_json(c: Contact) -> dict[str, Any]:
     out: dict[str, Any] = {"t": _s(c.t), "a": c.a, "b": c.b}
     if c.ambiguous:
         out["ambiguous"] = True
-    if c.confidence != 1.0:
-        out["confidence"] = round(c.confidence, 4)
+    return _sure(out, c.confidence)
+
+
+def _sure(out: dict[str, Any], confidence: float) -> dict[str, Any]:
+    """An event's JSON with its confidence, written only where it is not 1."""
+    if confidence != 1.0:
+        out["confidence"] = round(confidence, 4)
     return out
 
 
@@ -291,14 +304,16 @@ def _piece(f: Fields, key: str) -> str:
 
 def _read_pocket(data: Any, where: str) -> Pocketed:
     f = Fields(data, where)
-    p = Pocketed(t=f.nonneg("t"), piece=_piece(f, "piece"), hole=f.choice("hole", CORNERS))
+    p = Pocketed(t=f.nonneg("t"), piece=_piece(f, "piece"), hole=f.choice("hole", CORNERS),
+                 confidence=f.fraction("confidence", 1.0))
     f.done()
     return p
 
 
 def _read_exit(data: Any, where: str) -> Exit:
     f = Fields(data, where)
-    e = Exit(t=f.nonneg("t"), piece=_piece(f, "piece"), where=f.choice("where", EXIT_KINDS))
+    e = Exit(t=f.nonneg("t"), piece=_piece(f, "piece"), where=f.choice("where", EXIT_KINDS),
+             confidence=f.fraction("confidence", 1.0))
     f.done()
     return e
 

@@ -13,7 +13,7 @@ from rules.state import TableState
 from tests.kit import put, shot, started
 
 GOOD = shot(contacts=[(0.1, "RS", "B05"), (0.2, "B05", "cushion:N")],
-            pockets=[(0.5, "B05", "NE")], exits=[(0.6, "B06", "rim")],
+            pockets=[(0.5, "B05", "NE", 0.7)], exits=[(0.6, "B06", "rim", 0.85)],
             final={"B07": (1.5, 2.25)}, body_touch=True).to_json()
 
 
@@ -52,6 +52,8 @@ def broken(**changes):
         (broken(final={"B09": [1, "x"]}), "point"),
         (broken(schema="kangle.shot/9"), "version"),
         (broken(colour="red"), "unknown key"),
+        (broken(pockets=[{"t": 0.5, "piece": "B05", "hole": "NE", "confidence": 1.5}]),
+         "from 0 to 1"),
         (broken(contacts=[{"t": 0.1, "a": "RS", "b": "BS"}]), "opponent's striker"),
     ],
 )

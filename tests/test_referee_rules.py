@@ -427,6 +427,34 @@ def test_doubt_about_contacts_after_the_first_cushion_does_not_question_a_direct
     assert dead and dead[0].confirm
 
 
+def test_calls_resting_on_an_unsure_pocket_or_exit_ask_the_referee_to_confirm():
+    # the camera lost B05 near the NW hole (0.7): red's extra shot rests on it; B06 seen
+    # going off the table is sure, and its 小回 placing asks nothing
+    def calls(confidence):
+        record = shot(contacts=[(0.1, "RS", "B05"), (0.2, "B05", "B06")],
+                      pockets=[(0.5, "B05", "NW", confidence)], exits=[(0.6, "B06", "off")])
+        return {c.rule: c.confirm for c in run(started("red"), record)[1].calls}
+    assert calls(0.7)["5.1"] and not calls(0.7)["6.3/9.1"]
+    assert not any(calls(1.0).values())
+    # an own piece and the striker lost near a hole: the forfeit and the foul ask too
+    record = shot(contacts=[(0.1, "RS", "cushion:W"), (0.3, "RS", "R04")],
+                  pockets=[(0.5, "R04", "SW", 0.8), (0.6, "RS", "NW", 0.8)])
+    unsure = {c.rule for c in run(started("red"), record)[1].calls if c.confirm}
+    assert {"4.2", "5.3"} <= unsure
+
+
+def test_what_a_廢子_did_asks_to_confirm_where_that_contact_was_unsure():
+    state = put(put(put(started("red"), "R04", (0, -300)), "B05", (0, 0)), "R06", (200, 0))
+    record = shot(contacts=[(0.1, "RS", "R04"), (0.3, "R04", "B05", False, 0.8),
+                            (0.4, "R04", "R06")])
+    confirm = {c.rule: c.confirm for c in run(state, record)[1].calls}
+    assert confirm["7.1"] is False and confirm["7.2"] is True and confirm["7.5"] is False
+    # the 廢子 itself unsure: everything it did is asked about
+    record = shot(contacts=[(0.1, "RS", "R04", False, 0.7), (0.4, "R04", "R06")])
+    confirm = {c.rule: c.confirm for c in run(state, record)[1].calls}
+    assert confirm["7.1"] and confirm["7.5"]
+
+
 # -- records that contradict the table -----------------------------------------
 @pytest.mark.parametrize(
     "record, message",

@@ -141,3 +141,44 @@ def test_a_striker_that_vanishes_into_a_hole_is_pocketed():
     truth, seen = follow(EMPTY, Stroke("red", "SE", angle, 2.0))
     assert [p.piece for p in truth.pockets] == ["RS"]
     assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NE")]
+
+
+def test_after_two_like_pieces_meet_what_each_did_is_told_less_surely():
+    # striker -> B05 -> B06 along one line to the NE hole: B05 stops where it met B06 and
+    # B06 runs on into the hole. From overhead two black pieces look alike, so which one
+    # dropped is the tracker's reading of their paths: the pocket asks to be confirmed.
+    # The same shot at B06 alone is seen plainly.
+    sx, sy = BOARD.circle_centre("SW")
+    hx, hy = BOARD.hole_centre("NE")
+    angle = math.atan2(hy - sy, hx - sx)
+    u = (math.cos(angle), math.sin(angle))
+    at = lambda d: (sx + d * u[0], sy + d * u[1])  # noqa: E731
+    stroke = Stroke("red", "SW", math.degrees(angle), 4.0)
+    alone = put(EMPTY, "B06", at(500.0))
+    truth, seen = follow(alone, stroke)
+    dropped = {p.piece: p.confidence for p in seen.pockets}
+    assert {p.piece for p in truth.pockets} == set(dropped) and dropped["B06"] >= 0.9
+    pair = put(alone, "B05", at(500.0 - BOARD.piece_diameter - 4.0))
+    truth, seen = follow(pair, stroke)
+    assert "B06" in [p.piece for p in truth.pockets]
+    dropped = [p for p in seen.pockets if p.piece in ("B05", "B06")]
+    assert dropped and all(p.confidence < 0.9 for p in dropped)
+
+
+def test_a_piece_lost_while_moving_does_not_keep_the_shot_open():
+    # B05, hit gently, slides on under a hand and is never detected again: the shot must
+    # still end once the rest of the table is still (or every later shot of a live game
+    # would be missed), and where B05 went is asked, not guessed
+    sx, sy = BOARD.circle_centre("SW")
+    state = put(EMPTY, "B05", (sx + 200.0, sy + 200.0))
+    truth = simulate(state, Stroke("red", "SW", 45.0, 1.5), BOARD, PHYSICS)
+    lost_at = next(c.t for c in truth.contacts if c.involves("B05")) + 0.05
+    tracker = ShotTracker(state, "red", BOARD)
+    for t, dets in frames(truth):
+        if t >= lost_at:
+            dets = [d for d in dets if d.kind == "striker"]
+        tracker.update(t, dets)
+    assert tracker.over
+    seen = tracker.record()
+    gone = [e for e in (*seen.pockets, *seen.exits) if e.piece == "B05"]
+    assert "B05" in seen.final or (gone and gone[0].confidence < 0.9)

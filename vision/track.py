@@ -41,6 +41,9 @@ LOST_FOR = 0.3  # s: a piece thought gone and not seen again for this long stays
 TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
+RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
+# (tables drop pieces slower than about 2.5 m/s) instead of dropping
+SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
 
 
 class ShotOracle(Protocol):
@@ -51,6 +54,17 @@ class ShotOracle(Protocol):
                       speed_m_s: float) -> str | None: ...
 
 
+@dataclass(frozen=True)
+class Gone:
+    """Where a lost track went: ``pocket`` (into ``hole``), ``off`` the table or onto the
+    ``rim``, from time ``t`` (s), and how sure the frames make that (0–1)."""
+
+    kind: str
+    hole: str
+    t: float
+    confidence: float
+
+
 @dataclass
 class Track:
     id: str
@@ -59,7 +73,10 @@ class Track:
     points: list[tuple[float, float, float]] = field(default_factory=list)  # t, x, y
     missing: int = 0
     seeded: bool = False  # its one point is where the table state says it stands
-    gone: tuple[str, str, float] | None = None  # ("pocket", hole, t) or ("off"|"rim", "", t)
+    gone: Gone | None = None
+    # when it first passed so near a moving piece of its own colour and kind that the
+    # two may have been swapped from then on (identities come only from the tracks)
+    doubt_since: float | None = None
 
     @property
     def pos(self) -> tuple[float, float]:
@@ -154,15 +171,43 @@ class ShotTracker:
                 tr.points.append((t, dets[i].x, dets[i].y))
                 tr.missing = 0
                 if dets[i].where == "rim" and math.hypot(*tr.velocity()) < MOVING:
-                    if tr.gone is None or tr.gone[0] != "rim":
-                        tr.gone = ("rim", "", t)
+                    if tr.gone is None or tr.gone.kind != "rim":
+                        tr.gone = Gone("rim", "", t, 1.0)
                 else:
                     tr.gone = None  # seen again: not gone after all
         for tr in live:
             if tr.id not in used_t:
                 tr.missing += 1
                 self._vanished(tr, t)
+        self._note_swaps(t)
         self._segment(t)
+
+    def _note_swaps(self, t: float) -> None:
+        """Two pieces of one colour and kind that touch, or pass within a frame's travel
+        of touching, while one of them moves look alike afterwards: which went where is
+        the tracker's guess from their paths (a head-on hit passes the motion on). Each
+        is marked from then on, and what is later told of it is told less surely."""
+        near = [tr for tr in self.tracks.values() if tr.gone is None and tr.missing == 0]
+        for i, a in enumerate(near):
+            for b in near[i + 1:]:
+                if a.colour != b.colour or a.kind != b.kind or (
+                        a.doubt_since is not None and b.doubt_since is not None):
+                    continue
+                travel = max(math.hypot(*a.velocity()), math.hypot(*b.velocity())) * self.frame
+                if travel < STARTED:
+                    continue  # both at rest: each is found where it stands
+                reach = self.board.radius_of(a.id) + self.board.radius_of(b.id) + travel
+                if math.hypot(a.pos[0] - b.pos[0], a.pos[1] - b.pos[1]) < reach:
+                    a.doubt_since = t if a.doubt_since is None else a.doubt_since
+                    b.doubt_since = t if b.doubt_since is None else b.doubt_since
+
+    @staticmethod
+    def _trust(tr: Track, t: float, confidence: float) -> float:
+        """An event of ``tr`` at time ``t`` told with ``confidence``, less if ``tr`` may
+        have swapped identity with a piece like it before then."""
+        if tr.doubt_since is not None and tr.doubt_since <= t:
+            return min(confidence, SWAP)
+        return confidence
 
     @staticmethod
     def _gate(tr: Track, t: float) -> float:
@@ -171,7 +216,7 @@ class ShotTracker:
         gone (a pocket, off the table) only near where it vanished, at its own speed, and
         not after LOST_FOR seconds (it is gone; that detection is another piece)."""
         dt = t - tr.points[-1][0]
-        if tr.gone is None or tr.gone[0] == "rim":
+        if tr.gone is None or tr.gone.kind == "rim":
             return 40.0 + TOP_SPEED * dt
         if dt > LOST_FOR:
             return 0.0
@@ -205,14 +250,18 @@ class ShotTracker:
         frame = self.frame
         fell = self._coast(tr, min(t - tr.points[-1][0] + 2 * frame, COAST))
         if fell is not None:
-            tr.gone = ("pocket", *fell)
+            hole, when = fell
+            # followed on for more than two frames past the last sight: the frames show
+            # it heading for the hole, not reaching it
+            sure = 0.95 if when - tr.points[-1][0] <= 2 * frame else 0.85
+            tr.gone = Gone("pocket", hole, when, sure)
             return
         lx, ly = tr.pos
         vx, vy = tr.velocity()
         outward = lx * vx + ly * vy > 0 and math.hypot(vx, vy) > 300
         near_edge = max(abs(lx), abs(ly)) > self.board.half - 2 * self.board.radius_of(tr.id)
         if tr.missing >= 4 and outward and near_edge:
-            tr.gone = ("off", "", tr.points[-1][0] + frame / 2)
+            tr.gone = Gone("off", "", tr.points[-1][0] + frame / 2, 0.95)
 
     def _coast(self, tr: Track, horizon: float) -> tuple[str, float] | None:
         """Follow a lost track on from where it was last seen, at its last velocity and
@@ -238,7 +287,11 @@ class ShotTracker:
         return None
 
     def _segment(self, t: float) -> None:
-        moving = any(tr.gone is None and not tr.settled() for tr in self.tracks.values())
+        """Note when the shot starts (the striker moves) and since when all is at rest. A
+        track lost for LOST_FOR seconds no longer counts as moving: it went somewhere the
+        camera cannot see (``record`` says where), and the shot must still end."""
+        moving = any(tr.gone is None and tr.missing * self.frame < LOST_FOR and
+                     not tr.settled() for tr in self.tracks.values())
         if self.start_time is None:
             st = self.tracks.get(self.striker)
             if st and st.moved_at() is not None:
@@ -277,18 +330,23 @@ class ShotTracker:
                 near = min(CORNERS, key=lambda h: math.hypot(
                     tr.pos[0] - self.board.hole_centre(h)[0],
                     tr.pos[1] - self.board.hole_centre(h)[1]))
+                # (the frames never show where it went: a guess the referee confirms)
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
-                    tr.gone = ("pocket", near, tr.points[-1][0])
+                    tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
                 else:
-                    tr.gone = ("off", "", tr.points[-1][0])
+                    tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
             if tr.gone is None and hole and tr.moved_at() is not None:
-                tr.gone = ("pocket", hole, tr.points[-1][0])  # seen going down into it
-            if tr.gone and tr.gone[0] == "pocket":
-                pockets.append(Pocketed(_since(tr.gone[2], t0), tr.id, tr.gone[1]))
-            elif tr.gone and tr.gone[0] in ("off", "rim"):
-                exits.append(Exit(_since(tr.gone[2], t0), tr.id, tr.gone[0]))
+                # seen going down into it, unless so fast that it may have run on over it
+                fast = math.hypot(*tr.velocity()) > RUN_OVER
+                tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
+            if tr.gone is not None and tr.gone.kind == "pocket":
+                pockets.append(Pocketed(_since(tr.gone.t, t0), tr.id, tr.gone.hole,
+                                        self._trust(tr, tr.gone.t, tr.gone.confidence)))
+            elif tr.gone is not None:
+                exits.append(Exit(_since(tr.gone.t, t0), tr.id, tr.gone.kind,
+                                  self._trust(tr, tr.gone.t, tr.gone.confidence)))
             elif (tr.moved_at() is not None or tr.id == self.striker) and (
                     self.board.region(*tr.pos) == "surface"):
                 final[tr.id] = (round(tr.pos[0], 2), round(tr.pos[1], 2))
@@ -332,7 +390,18 @@ class ShotTracker:
         if first:  # the first contact is timed finer than any other: the rest follow it
             out = [c if c is first or self.striker not in (c.a, c.b) or c.t > first.t
                    else replace(c, t=round(first.t + 1e-3, 4)) for c in out]
-        return out
+        return [self._trusted(c, t0) for c in out]
+
+    def _trusted(self, c: Contact, t0: float) -> Contact:
+        """A contact told less surely if either piece may have swapped identity with a
+        piece like it more than two frames before (the meeting that set the doubt is
+        itself seen)."""
+        confidence = c.confidence
+        for body in (c.a, c.b):
+            if body in self.tracks:
+                confidence = self._trust(self.tracks[body], t0 + c.t - 2 * self.frame,
+                                         confidence)
+        return c if confidence == c.confidence else replace(c, confidence=confidence)
 
     def _moving_touches(self, t0: float, known: list[Contact]) -> list[Contact]:
         """Contacts between two pieces already moving (a 廢子 running into a piece the
