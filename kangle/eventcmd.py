@@ -12,7 +12,7 @@ from rules.events.competition import KINDS, Competition
 from rules.events.formats import FORMATS
 from rules.events.store import in_force
 from rules.games.registry import GAMES
-from rules.jsonfile import parse_json, read_json
+from rules.jsonfile import parse_json, read_json, read_text
 
 
 def _data(args) -> dict:
@@ -39,11 +39,7 @@ def _settings(pairs: list[str]) -> dict:
 def _players(args) -> list[dict]:
     players = [{"name": n} for n in args.player or []]
     if args.players:
-        try:
-            lines = Path(args.players).read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise KangleError(f"cannot read {args.players}: {exc}") from None
-        for line in lines:
+        for line in read_text(args.players, "player list").splitlines():
             if line.strip() and not line.startswith("#"):
                 name, *rest = [c.strip() for c in line.split(",")]
                 entry = {"name": name}

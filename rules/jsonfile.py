@@ -25,16 +25,44 @@ def read_json(path: str | Path, what: str) -> Any:
             raise KangleError(f"the {what} on standard input is larger than "
                               f"{MAX_BYTES // 1_000_000} MB: it is not a file kangle writes")
         return parse_json(text, f"the {what} on standard input")
+    return parse_json(read_text(path, what), f"{what} file {path}")
+
+
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """A text file a user hands kangle (a record, a profile, a player list), read one
+    checked way: it must exist, be a file, be at most MAX_BYTES, and be UTF-8 text —
+    or carry a byte-order mark saying UTF-8 or UTF-16, as Windows editors write it. A
+    binary file or another encoding is refused, saying how to fix it (kangle does not
+    guess an encoding: a wrong guess would store misspelt names)."""
+    file = Path(path)
     try:
-        if Path(path).stat().st_size > MAX_BYTES:
+        if file.is_dir():
+            raise KangleError(f"{what} {path} is a folder, not a file")
+        if file.stat().st_size > MAX_BYTES:
             raise KangleError(f"{what} file {path} is larger than {MAX_BYTES // 1_000_000} MB: "
-                              "it is not a file kangle writes")
-        text = Path(path).read_text(encoding="utf-8")
+                              "it is not a file kangle reads")
+        data = file.read_bytes()
     except FileNotFoundError:
         raise KangleError(f"{what} file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KangleError(f"cannot read {what} file {path}: {exc}") from None
-    return parse_json(text, f"{what} file {path}")
+    except OSError as exc:
+        raise KangleError(f"cannot read {what} file {path}: {exc.strerror or exc}") from None
+    encoding = "utf-8"
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            data, encoding = data[len(bom):], name
+            break
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        byte = exc.object[exc.start]
+        raise KangleError(f"{what} file {path} is not UTF-8 text (byte {byte:#04x} at offset "
+                          f"{exc.start}): save it as UTF-8 and try again") from None
+    if "\x00" in text:
+        raise KangleError(f"{what} file {path} is not a text file (it holds NUL bytes)")
+    return text
 
 
 def parse_json(text: str, what: str) -> Any:

@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 from rules.errors import KangleError
+from rules.jsonfile import read_text
 
 
 def read_profile(name_or_path: str | Path, kind: str, shipped_dir: Path) -> tuple[dict, str]:
@@ -27,11 +28,7 @@ def read_profile(name_or_path: str | Path, kind: str, shipped_dir: Path) -> tupl
                 f"or one of the shipped profiles: {', '.join(shipped)}"
             )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise KangleError(f"{kind} profile {path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KangleError(f"cannot read {kind} profile {path}: {exc}") from None
+        data = tomllib.loads(read_text(path, f"{kind} profile"))
     except tomllib.TOMLDecodeError as exc:
         raise KangleError(f"{kind} profile {path} is not valid TOML: {exc}") from None
     return data, str(path)

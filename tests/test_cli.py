@@ -145,3 +145,44 @@ def test_bad_photos_each_get_their_own_message_and_the_good_ones_are_read(tmp_pa
     assert code == 2 and "Traceback" not in err
     assert "too small" in out and "empty (0 bytes)" in out and out.count("truncated") == 2
     assert "not an image" in out and "penalty 106" in out
+
+
+@pytest.mark.parametrize("data, read", [
+    ("Zoë\n陳大文\n".encode("utf-16"), True),  # Windows Notepad's "Unicode", with its BOM
+    ("\ufeffZoë\n陳大文\n".encode(), True),  # UTF-8 with a BOM
+    ("Zoë\nJosé\n".encode("latin-1"), "not UTF-8 text (byte 0xeb at offset 2): save it"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8 text"),
+    (b"Ann\nBo\x00b\n", "not a text file"),
+])
+def test_player_lists_are_read_in_utf8_or_utf16_and_anything_else_refused(
+        tmp_path, capsys, data, read):
+    players = tmp_path / "players.txt"
+    players.write_bytes(data)
+    cup = tmp_path / "cup.db"
+    code, out, err = run(capsys, "event", "new", str(cup), "--game", "rummikub",
+                         "--players", str(players))
+    if read is True:
+        assert code == 0 and "2 registered" in out
+        code, out, _ = run(capsys, "event", "standings", str(cup))
+        assert "Zoë" in out and "陳大文" in out
+    else:
+        assert code == 2 and read in err and "Traceback" not in err
+        assert not cup.exists()
+
+
+def test_a_player_list_is_checked_whole_and_a_refused_one_creates_nothing(tmp_path, capsys):
+    players = tmp_path / "players.txt"
+    players.write_text("Ann\nBo\n# a comment\nAnn\nCy\nBo\n", encoding="utf-8")
+    cup = tmp_path / "cup.db"
+    code, _, err = run(capsys, "event", "new", str(cup), "--game", "rummikub",
+                       "--players", str(players))
+    assert code == 2 and "player 3 ('Ann'): Ann is listed twice" in err
+    assert "player 5 ('Bo'): Bo is listed twice" in err
+    assert not cup.exists()
+    # the same list corrected: the event and its players are made in one go
+    players.write_text("Ann\nBo\nCy\nDi\n", encoding="utf-8")
+    assert run(capsys, "event", "new", str(cup), "--game", "rummikub",
+               "--players", str(players))[0] == 0
+    code, _, err = run(capsys, "event", "record", str(cup), "register", "--data",
+                       '{"name": "Cy"}')
+    assert code == 2 and "already registered" in err

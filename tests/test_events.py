@@ -283,6 +283,10 @@ def test_groups_round_robin_knockout_and_best_of_three_final(tmp_path):
 def test_elimination_rounds_merge_survivors_and_rank_days(tmp_path):
     players = [{"name": f"{g}{d}", "day": f"Day {d}", "group": g} for d in range(1, 7)
                for g in "AB"]
+    # one player per day and group: a list giving Day 2 two players in group A is refused
+    twice = players + [{"name": "A2b", "day": "Day 2", "group": "A"}]
+    with pytest.raises(KangleError, match="day Day 2, group A is already A2's"):
+        Competition.create(str(tmp_path / "u.db"), "uno", None, {}, twice, "t")
     comp = Competition.create(str(tmp_path / "u.db"), "uno", None, {}, players, "t")
     big = ["wild"] * 4 + ["wild4"]  # 250: out at once
     for g in "AB":

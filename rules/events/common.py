@@ -4,6 +4,7 @@ table and the score sheets it produces."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +88,34 @@ def check_register(entries: list[Entry], new: Entry) -> None:
             raise KangleError(f"{new.data.get('name')!r} is not registered in this event")
         if new.data["name"] in known.leaves:
             raise KangleError(f"{new.data['name']} has already withdrawn")
+
+
+def check_registrations(check: Callable[[Entry], None], news: list[Entry],
+                        unique: tuple[tuple[str, ...], ...] = ()) -> None:
+    """A list of registrations for a new event, checked in one pass (not each against
+    all before it, which grows with the square of the list): each on its own by
+    ``check``, and across the list the name and each further key the format keeps unique
+    (``unique``, e.g. a day's group). Every problem is reported together, by place."""
+    problems = []
+    seen: dict[tuple[str, ...], dict[tuple, str]] = {}
+    for i, new in enumerate(news, 1):
+        name = new.data.get("name")
+        try:
+            check(new)
+            for key in (("name",), *unique):
+                value = tuple(new.data.get(k) for k in key)
+                taken = seen.setdefault(key, {})
+                if value in taken:
+                    said = ", ".join(f"{k} {v}" for k, v in zip(key, value, strict=True))
+                    raise KangleError(f"{name} is listed twice" if key == ("name",) else
+                                      f"{said} is already {taken[value]}'s")
+                taken[value] = name
+        except KangleError as exc:
+            problems.append(f"player {i} ({name!r}): {exc}")
+    if problems:
+        more = f"\n  … and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise KangleError("the player list is refused, nothing was created:\n  " +
+                          "\n  ".join(problems[:20]) + more)
 
 
 def seeded_draw(seed: Any, names: list[str], *context: Any) -> dict[str, int]:

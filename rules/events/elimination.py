@@ -23,6 +23,7 @@ from rules.games import uno
 NAME = "elimination"
 GAMES = ("uno",)
 DEFAULTS = {"game": "uno", "per_round": 3}
+REGISTER_UNIQUE = (("day", "group"),)  # one player per day and group
 
 
 def _run(settings, entries):

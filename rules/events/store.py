@@ -124,16 +124,27 @@ class EventStore:
         self.engine.dispose()
 
     # -- events --------------------------------------------------------------------------
-    def create_event(self, name: str, format: str, settings: dict[str, Any]) -> EventInfo:
+    def create_event(self, name: str, format: str, settings: dict[str, Any],
+                     first: list[tuple[str, dict[str, Any]]] = (), by: str = "") -> EventInfo:
+        """Create the event with its ``first`` entries (kind, data: the registrations),
+        all in one transaction: a failure leaves no half-made event behind."""
         with self.engine.begin() as conn:
             found = conn.execute(sa.select(events_table.c.id).where(
                 events_table.c.name == name)).first()
             if found:
                 raise KangleError(f"an event named {name!r} already exists there")
+            now = _now()
             result = conn.execute(events_table.insert().values(
                 name=name, format=format, settings=json.dumps(settings, ensure_ascii=False),
-                created_at=_now()))
-            return EventInfo(result.inserted_primary_key[0], name, format, settings)
+                created_at=now))
+            event_id = result.inserted_primary_key[0]
+            if first:
+                conn.execute(entries_table.insert(), [
+                    dict(event_id=event_id, kind=kind, entered_by=by, entered_at=now,
+                         supersedes=None,
+                         data=json.dumps(data, ensure_ascii=False, sort_keys=True))
+                    for kind, data in first])
+            return EventInfo(event_id, name, format, settings)
 
     def event(self, name: str) -> EventInfo:
         with self.engine.connect() as conn:
