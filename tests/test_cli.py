@@ -64,6 +64,11 @@ def test_judge_prints_json_with_ruling_and_next_state(tmp_path, capsys):
         (["calibrate", "camera", "x.png", "--pattern", "100000x100000"], "--pattern"),
         (["sim", "--board", "carrom", "--circle", "SW", "--angle", "80", "--speed", "3"],
          "camera only"),
+        (["event", "new", "postgres://u@h/db#cup", "--game", "uno"], "'postgres' database"),
+        (["event", "new", "postgresql://u@h:notaport/db#cup", "--game", "uno"],
+         "not a database URL"),
+        (["event", "new", "sqlite:///#cup", "--game", "uno"], "must be a file"),
+        (["event", "new", "mysql://u:secret@h/db#cup", "--game", "uno"], "driver is missing"),
     ],
 )
 def test_bad_input_gets_a_message_and_exit_code_not_a_traceback(capsys, argv, message):

@@ -22,7 +22,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from rules.errors import KangleError
 
@@ -92,8 +92,28 @@ def database_url(where: str) -> tuple[str, str]:
         url, _, name = where.partition("#")
         if not name:
             raise KangleError("name the event after the URL: …/database#event-name")
+        _check_url(url)
         return url, name
     return f"sqlite:///{Path(where)}", Path(where).stem
+
+
+_URL_FORM = "postgresql+psycopg://user:password@host:5432/database#event, or a file: cup.db"
+
+
+def _check_url(url: str) -> None:
+    """Refuse a database URL kangle cannot keep an event in, saying what to write."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except (ArgumentError, ValueError) as exc:
+        raise KangleError(f"not a database URL ({exc}): write {_URL_FORM}") from None
+    try:
+        parsed.get_dialect()
+    except NoSuchModuleError:
+        raise KangleError(f"kangle cannot keep an event in a {parsed.drivername!r} database: "
+                          f"write {_URL_FORM}") from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise KangleError("a SQLite event store must be a file (an event kept in memory is "
+                          "lost when the command ends): give the file, e.g. cup.db")
 
 
 class EventStore:
@@ -114,8 +134,8 @@ class EventStore:
                 for statement in _TRIGGERS.get(self.engine.dialect.name, []):
                     conn.exec_driver_sql(statement)
         except ModuleNotFoundError as exc:
-            raise KangleError(f"cannot open {url}: the database driver is missing ({exc})") \
-                from None
+            raise KangleError(f"cannot open {_safe(url)}: the database driver is missing "
+                              f"({exc})") from None
         except (OperationalError, DBAPIError) as exc:
             raise KangleError(f"cannot open the event store {_safe(url)}: {_reason(exc)}") \
                 from None
