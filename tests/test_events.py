@@ -5,6 +5,7 @@ real PostgreSQL server (.ci/run starts one on loopback)."""
 
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -111,7 +112,7 @@ def test_a_process_killed_mid_write_loses_nothing_confirmed(tmp_path):
 
 
 def test_a_broken_store_address_is_a_clear_error(tmp_path):
-    with pytest.raises(KangleError, match="cannot open the event store"):
+    with pytest.raises(KangleError, match="could not open .*nobody:\\*\\*\\*@"):
         EventStore("postgresql+psycopg://nobody:pw@127.0.0.1:1/none")
     with pytest.raises(KangleError, match="no event file"):
         Competition.open(str(tmp_path / "nothing.db"))
@@ -342,3 +343,29 @@ def test_reports_every_form(tmp_path):
     assert "Referee" in sheets and "Bo" in sheets
     assert [e.seq for e in comp.trace("Bo")] == [3]
     comp.close()
+
+
+def test_a_store_held_by_another_station_is_said_to_be_busy_not_broken(tmp_path):
+    path = tmp_path / "cup.db"
+    new(str(path), "rummikub", ["Ann", "Bo", "Cy", "Di"]).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another station, mid-write
+    try:
+        with pytest.raises(KangleError, match="busy.*try again") as info:
+            EventStore(f"sqlite:///{path}", wait_s=0)
+        assert info.value.exit_code == 3
+    finally:
+        holder.execute("ROLLBACK")
+    store = EventStore(f"sqlite:///{path}", wait_s=0)
+    event = store.event("cup")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        for attempt in (lambda: store.entries(event),
+                        lambda: store.append(event, "register", {"name": "Ed"}, "t")):
+            with pytest.raises(KangleError, match="busy.*try again") as info:
+                attempt()
+            assert info.value.exit_code == 3
+    finally:
+        holder.execute("ROLLBACK")
+    assert [e.data["name"] for e in store.entries(event)] == ["Ann", "Bo", "Cy", "Di"]
+    store.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -117,38 +118,53 @@ def _check_url(url: str) -> None:
 
 
 class EventStore:
-    def __init__(self, url: str):
+    def __init__(self, url: str, wait_s: float = 30.0):
+        """Open (and set up, the first time) the store at ``url``; a SQLite writer waits
+        up to ``wait_s`` seconds for another station's write to finish."""
         self.url = url
         try:
             if url.startswith("sqlite"):
-                self.engine = sa.create_engine(url, connect_args={"timeout": 30})
+                self.engine = sa.create_engine(url, connect_args={"timeout": wait_s})
                 _serialise_sqlite_writers(self.engine)
             else:
                 self.engine = sa.create_engine(url, pool_pre_ping=True)
-            with self.engine.begin() as conn:
-                if self.engine.dialect.name == "postgresql":
-                    # several scoring stations may open the store at once: one at a time
-                    # sets up the tables and triggers (else "tuple concurrently updated")
-                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SETUP_LOCK})")
-                metadata.create_all(conn)
-                for statement in _TRIGGERS.get(self.engine.dialect.name, []):
-                    conn.exec_driver_sql(statement)
         except ModuleNotFoundError as exc:
             raise KangleError(f"cannot open {_safe(url)}: the database driver is missing "
                               f"({exc})") from None
-        except (OperationalError, DBAPIError) as exc:
-            raise KangleError(f"cannot open the event store {_safe(url)}: {_reason(exc)}") \
-                from None
+        with self._failing("open", "nothing was changed"), self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # several scoring stations may open the store at once: one at a time
+                # sets up the tables and triggers (else "tuple concurrently updated")
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SETUP_LOCK})")
+            metadata.create_all(conn)
+            for statement in _TRIGGERS.get(self.engine.dialect.name, []):
+                conn.exec_driver_sql(statement)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _failing(self, doing: str, kept: str):
+        """Database failures as KangleErrors: another station holding the store past our
+        wait is "busy, try again" (exit 3), never a broken store; ``kept`` says what became
+        of the user's entry."""
+        try:
+            yield
+        except (OperationalError, DBAPIError) as exc:
+            reason = _reason(exc)
+            if "locked" in reason or "busy" in reason:
+                raise KangleError(f"the event store {_safe(self.url)} is busy: another station "
+                                  f"is writing to it; {kept}, try again in a moment",
+                                  exit_code=3) from None
+            raise KangleError(f"could not {doing} {_safe(self.url)} ({reason}); {kept}",
+                              exit_code=3 if doing == "write to" else 2) from None
 
     # -- events --------------------------------------------------------------------------
     def create_event(self, name: str, format: str, settings: dict[str, Any],
                      first: list[tuple[str, dict[str, Any]]] = (), by: str = "") -> EventInfo:
         """Create the event with its ``first`` entries (kind, data: the registrations),
         all in one transaction: a failure leaves no half-made event behind."""
-        with self.engine.begin() as conn:
+        with self._failing("write to", "no event was created"), self.engine.begin() as conn:
             found = conn.execute(sa.select(events_table.c.id).where(
                 events_table.c.name == name)).first()
             if found:
@@ -167,7 +183,7 @@ class EventStore:
             return EventInfo(event_id, name, format, settings)
 
     def event(self, name: str) -> EventInfo:
-        with self.engine.connect() as conn:
+        with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
             row = conn.execute(sa.select(events_table).where(events_table.c.name == name)).first()
         if row is None:
             raise KangleError(f"no event named {name!r} there: create it with `kangle event new`")
@@ -175,7 +191,7 @@ class EventStore:
 
     # -- entries -------------------------------------------------------------------------
     def entries(self, event: EventInfo) -> list[Entry]:
-        with self.engine.connect() as conn:
+        with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
             return self._entries(conn, event)
 
     @staticmethod
@@ -190,26 +206,22 @@ class EventStore:
                check: Callable[[list[Entry], Entry], None] | None = None) -> Entry:
         """Add one entry. ``check(entries_so_far, new_entry)`` runs inside the same locked
         transaction and may refuse the entry (KangleError); nothing is then written."""
-        try:
-            with self.engine.begin() as conn:
-                if self.engine.dialect.name == "postgresql":
-                    conn.execute(sa.select(events_table.c.id).where(
-                        events_table.c.id == event.id).with_for_update())
-                existing = self._entries(conn, event)
-                if supersedes is not None and supersedes not in {e.seq for e in existing}:
-                    raise KangleError(f"there is no entry {supersedes} to correct")
-                draft = Entry(0, kind, data, by, _now(), supersedes)
-                if check:
-                    check(existing, draft)
-                result = conn.execute(entries_table.insert().values(
-                    event_id=event.id, kind=kind, data=json.dumps(data, ensure_ascii=False,
-                                                                  sort_keys=True),
-                    entered_by=by, entered_at=draft.at, supersedes=supersedes))
-                return Entry(result.inserted_primary_key[0], kind, data, by, draft.at,
-                             supersedes)
-        except (OperationalError, DBAPIError) as exc:
-            raise KangleError(f"could not write the entry ({_reason(exc)}); nothing was "
-                              "recorded, try again", exit_code=3) from None
+        with self._failing("write to", "nothing was recorded"), self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                conn.execute(sa.select(events_table.c.id).where(
+                    events_table.c.id == event.id).with_for_update())
+            existing = self._entries(conn, event)
+            if supersedes is not None and supersedes not in {e.seq for e in existing}:
+                raise KangleError(f"there is no entry {supersedes} to correct")
+            draft = Entry(0, kind, data, by, _now(), supersedes)
+            if check:
+                check(existing, draft)
+            result = conn.execute(entries_table.insert().values(
+                event_id=event.id, kind=kind, data=json.dumps(data, ensure_ascii=False,
+                                                              sort_keys=True),
+                entered_by=by, entered_at=draft.at, supersedes=supersedes))
+            return Entry(result.inserted_primary_key[0], kind, data, by, draft.at,
+                         supersedes)
 
 
 def in_force(entries: list[Entry]) -> list[Entry]:
