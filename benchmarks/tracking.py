@@ -92,12 +92,13 @@ def _resident_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _calls(calls) -> list[tuple[str, str, frozenset]]:
-    """What a call decides — its rule, its kind, the pieces it names — leaving out the
-    order the pieces are named in (the order they dropped, which the camera may see
-    differently within a frame) and whether the referee is asked to confirm (counted
-    apart)."""
-    return [(c.rule, c.kind, frozenset(c.pieces)) for c in calls]
+def _calls(calls) -> Counter:
+    """What the calls decide — each one's rule, kind and the pieces it names — leaving
+    out the order of the calls and of the pieces in each (the order things happened,
+    which the camera may see differently within a frame: a striker seen stopping on the
+    rim after the piece it sent off, not before) and whether the referee is asked to
+    confirm (counted apart)."""
+    return Counter((c.rule, c.kind, frozenset(c.pieces)) for c in calls)
 
 
 def shots(args):
@@ -218,7 +219,8 @@ def main() -> None:
         if not same:
             flagged = any(c.confirm for c in said)
             counts["silent"] += not flagged
-            differ = set(_calls(true_calls)) ^ set(_calls(said))
+            truth_said, camera_said = _calls(true_calls), _calls(said)
+            differ = set((truth_said - camera_said) + (camera_said - truth_said))
             wrong_rules.update({rule for rule, _, _ in differ} or {"(no record)"})
             if args.gallery:
                 gallery(args.gallery, k, kind, frames, truth, seen, said, true_calls)

@@ -143,26 +143,30 @@ def test_a_striker_that_vanishes_into_a_hole_is_pocketed():
     assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NE")]
 
 
-def test_after_two_like_pieces_meet_what_each_did_is_told_less_surely():
-    # striker -> B05 -> B06 along one line to the NE hole: B05 stops where it met B06 and
-    # B06 runs on into the hole. From overhead two black pieces look alike, so which one
-    # dropped is the tracker's reading of their paths: the pocket asks to be confirmed.
-    # The same shot at B06 alone is seen plainly.
+def test_after_two_like_pieces_meet_what_each_did_is_told_less_surely_where_it_matters():
+    # striker -> X05 -> X06 along one line to the NE hole: X05 stops where it met X06 and
+    # X06 runs on into the hole. From overhead two pieces of one colour look alike, so
+    # which one dropped is the tracker's reading of their paths. For red's own pieces
+    # that decides which is the 廢子 (R05, struck first, is given away; R06 is red's own
+    # pocketed piece): the pocket asks to be confirmed. Two of black's unprotected pieces
+    # are interchangeable — either dropping makes the same call — and nothing is asked.
     sx, sy = BOARD.circle_centre("SW")
     hx, hy = BOARD.hole_centre("NE")
     angle = math.atan2(hy - sy, hx - sx)
     u = (math.cos(angle), math.sin(angle))
     at = lambda d: (sx + d * u[0], sy + d * u[1])  # noqa: E731
     stroke = Stroke("red", "SW", math.degrees(angle), 4.0)
-    alone = put(EMPTY, "B06", at(500.0))
-    truth, seen = follow(alone, stroke)
-    dropped = {p.piece: p.confidence for p in seen.pockets}
-    assert {p.piece for p in truth.pockets} == set(dropped) and dropped["B06"] >= 0.9
-    pair = put(alone, "B05", at(500.0 - BOARD.piece_diameter - 4.0))
-    truth, seen = follow(pair, stroke)
-    assert "B06" in [p.piece for p in truth.pockets]
-    dropped = [p for p in seen.pockets if p.piece in ("B05", "B06")]
-    assert dropped and all(p.confidence < 0.9 for p in dropped)
+    behind = 500.0 - BOARD.piece_diameter - 4.0
+    for colour, asks in (("R", True), ("B", False)):
+        alone = put(EMPTY, f"{colour}06", at(500.0))
+        truth, seen = follow(alone, stroke)
+        dropped = {p.piece: p.confidence for p in seen.pockets}
+        assert {p.piece for p in truth.pockets} == set(dropped)
+        assert dropped[f"{colour}06"] >= 0.9
+        truth, seen = follow(put(alone, f"{colour}05", at(behind)), stroke)
+        assert f"{colour}06" in [p.piece for p in truth.pockets]
+        dropped = [p for p in seen.pockets if p.piece[0] == colour]
+        assert dropped and all((p.confidence < 0.9) == asks for p in dropped)
 
 
 def test_a_piece_lost_while_moving_does_not_keep_the_shot_open():

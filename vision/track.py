@@ -74,9 +74,6 @@ class Track:
     missing: int = 0
     seeded: bool = False  # its one point is where the table state says it stands
     gone: Gone | None = None
-    # when it first passed so near a moving piece of its own colour and kind that the
-    # two may have been swapped from then on (identities come only from the tracks)
-    doubt_since: float | None = None
 
     @property
     def pos(self) -> tuple[float, float]:
@@ -121,6 +118,7 @@ class ShotTracker:
         self.rest_since: float | None = None
         self.last_t: float | None = None
         self.frame = 1 / 60  # s between frames: the shortest seen, once there are two
+        self.meetings: dict[frozenset[str], float] = {}  # like pieces that met, and when
         self._timed = False
 
     # -- following ------------------------------------------------------------------------
@@ -186,26 +184,49 @@ class ShotTracker:
         """Two pieces of one colour and kind that touch, or pass within a frame's travel
         of touching, while one of them moves look alike afterwards: which went where is
         the tracker's guess from their paths (a head-on hit passes the motion on). Each
-        is marked from then on, and what is later told of it is told less surely."""
+        such meeting is noted (the first time of each pair); ``_doubts`` decides which
+        matter."""
         near = [tr for tr in self.tracks.values() if tr.gone is None and tr.missing == 0]
         for i, a in enumerate(near):
             for b in near[i + 1:]:
-                if a.colour != b.colour or a.kind != b.kind or (
-                        a.doubt_since is not None and b.doubt_since is not None):
+                pair = frozenset((a.id, b.id))
+                if a.colour != b.colour or a.kind != b.kind or pair in self.meetings:
                     continue
                 travel = max(math.hypot(*a.velocity()), math.hypot(*b.velocity())) * self.frame
                 if travel < STARTED:
                     continue  # both at rest: each is found where it stands
                 reach = self.board.radius_of(a.id) + self.board.radius_of(b.id) + travel
                 if math.hypot(a.pos[0] - b.pos[0], a.pos[1] - b.pos[1]) < reach:
-                    a.doubt_since = t if a.doubt_since is None else a.doubt_since
-                    b.doubt_since = t if b.doubt_since is None else b.doubt_since
+                    self.meetings[pair] = t
+
+    def _doubts(self, contacts: list[Contact]) -> dict[str, float]:
+        """Since when (tracker time) each piece's identity is in doubt: it met a piece
+        like it (``_note_swaps``) that the rules tell apart from it — one protected
+        (小回/大回) and the other not, or either a 廢子 candidate (an own piece the shot
+        piece touched before its first cushion). Two interchangeable pieces swapped
+        change no call, and are left alone."""
+        marked: set[str] = set()
+        for c in sorted(contacts, key=lambda c: c.t):
+            if self.striker in (c.a, c.b):
+                other = c.other(self.striker)
+                if other.startswith("cushion:"):
+                    break
+                if colour_of(other) == self.shooter:
+                    marked.add(other)
+        guard = {pid: p.guard for pid, p in self.state.pieces.items()}
+        doubt: dict[str, float] = {}
+        for pair, t in self.meetings.items():
+            a, b = sorted(pair)
+            if guard.get(a) != guard.get(b) or a in marked or b in marked:
+                for piece in (a, b):
+                    doubt[piece] = min(doubt.get(piece, t), t)
+        return doubt
 
     @staticmethod
-    def _trust(tr: Track, t: float, confidence: float) -> float:
-        """An event of ``tr`` at time ``t`` told with ``confidence``, less if ``tr`` may
-        have swapped identity with a piece like it before then."""
-        if tr.doubt_since is not None and tr.doubt_since <= t:
+    def _trust(since: float | None, t: float, confidence: float) -> float:
+        """An event at time ``t`` told with ``confidence``, less if its piece may have
+        swapped identity with a piece like it (``since``, from ``_doubts``) before then."""
+        if since is not None and since <= t:
             return min(confidence, SWAP)
         return confidence
 
@@ -321,6 +342,8 @@ class ShotTracker:
                   if self.start_time is not None else None)
         t0 = strike.time if strike else (self.start_time or 0.0)
         contacts = self._contacts(st, circle, strike, t0)
+        doubt = self._doubts(contacts)
+        contacts = [self._trusted(c, t0, doubt) for c in contacts]
         pockets, exits, final = [], [], {}
         for tr in self.tracks.values():
             if tr.gone is None and tr.missing >= 10 and tr.points[-1][0] >= t0:
@@ -343,10 +366,12 @@ class ShotTracker:
                 tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
             if tr.gone is not None and tr.gone.kind == "pocket":
                 pockets.append(Pocketed(_since(tr.gone.t, t0), tr.id, tr.gone.hole,
-                                        self._trust(tr, tr.gone.t, tr.gone.confidence)))
+                                        self._trust(doubt.get(tr.id), tr.gone.t,
+                                                    tr.gone.confidence)))
             elif tr.gone is not None:
                 exits.append(Exit(_since(tr.gone.t, t0), tr.id, tr.gone.kind,
-                                  self._trust(tr, tr.gone.t, tr.gone.confidence)))
+                                  self._trust(doubt.get(tr.id), tr.gone.t,
+                                              tr.gone.confidence)))
             elif (tr.moved_at() is not None or tr.id == self.striker) and (
                     self.board.region(*tr.pos) == "surface"):
                 final[tr.id] = (round(tr.pos[0], 2), round(tr.pos[1], 2))
@@ -390,17 +415,14 @@ class ShotTracker:
         if first:  # the first contact is timed finer than any other: the rest follow it
             out = [c if c is first or self.striker not in (c.a, c.b) or c.t > first.t
                    else replace(c, t=round(first.t + 1e-3, 4)) for c in out]
-        return [self._trusted(c, t0) for c in out]
+        return out
 
-    def _trusted(self, c: Contact, t0: float) -> Contact:
-        """A contact told less surely if either piece may have swapped identity with a
-        piece like it more than two frames before (the meeting that set the doubt is
-        itself seen)."""
+    def _trusted(self, c: Contact, t0: float, doubt: dict[str, float]) -> Contact:
+        """A contact told less surely if either piece may have swapped identity more than
+        two frames before (the meeting that set the doubt is itself seen)."""
         confidence = c.confidence
         for body in (c.a, c.b):
-            if body in self.tracks:
-                confidence = self._trust(self.tracks[body], t0 + c.t - 2 * self.frame,
-                                         confidence)
+            confidence = self._trust(doubt.get(body), t0 + c.t - 2 * self.frame, confidence)
         return c if confidence == c.confidence else replace(c, confidence=confidence)
 
     def _moving_touches(self, t0: float, known: list[Contact]) -> list[Contact]:
