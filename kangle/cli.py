@@ -92,6 +92,7 @@ def _game_parser(sub) -> None:
                               "  kangle game discard final.db R03 R07\n"
                               "  kangle game timeout final.db\n"
                               "  kangle game undo final.db\n"
+                              "  kangle game confirm final.db 7\n"
                               "  kangle game show final.db")
     gs = g.add_subparsers(dest="action", required=True, metavar="ACTION")
 
@@ -127,6 +128,13 @@ def _game_parser(sub) -> None:
     action("timeout", "no shot within the shot clock (4.2)", "kangle game timeout final.db")
     action("undo", "cancel the last entry in force (stored as a new entry)",
            "kangle game undo final.db")
+    conf = action("confirm", "confirm the calls marked [CONFIRM] (they rest on something the "
+                             "camera was not sure of), or reject them",
+                  "kangle game confirm final.db 7")
+    conf.add_argument("entry", type=int, nargs="?",
+                      help="the entry number (#N in `game show`); default the newest waiting")
+    conf.add_argument("--reject", action="store_true",
+                      help="the calls are wrong: undo the entry, to enter the shot as it was")
     show = action("show", "every entry with its calls, and the table now",
                   "kangle game show final.db --json")
     show.add_argument("--json", action="store_true", help="state and rulings as JSON")

@@ -12,7 +12,7 @@ from kangle.present import entry_title, history_lines, ruling_lines, table_line
 from rules.board import SHIPPED as BOARD_DIR
 from rules.board import load_board
 from rules.errors import KangleError
-from rules.game import GameView, Setup, lag, replay
+from rules.game import GameView, Setup, confirmation, lag, replay
 from rules.gamelog import GameLog
 from rules.jsonfile import dumps, read_json
 from rules.profile_files import read_profile
@@ -79,9 +79,17 @@ def cmd_game(args: argparse.Namespace) -> int:
         request = _request(args)
         written = log.write(lambda view: [request(view)], by=args.by)
         entry = written.entries[0]
-        if entry.kind == "undo":
+        if entry.kind == "undo" and entry.data.get("rejected"):
+            print(f"rejected: entry #{entry.data['undoes']} is undone — enter the shot as it "
+                  "happened (`kangle game shot`)")
+        elif entry.kind == "undo":
             undone = written.before.history[-1][0]
             print(f"undone: entry #{undone.seq} ({undone.kind})")
+        elif entry.kind == "confirm":
+            waiting = written.after.unconfirmed()
+            print(f"confirmed: the calls of entry #{entry.data['entry']} stand"
+                  + (f"; still to confirm: {', '.join(f'#{n}' for n in waiting)}"
+                     if waiting else ""))
         else:
             ruling = written.after.history[-1][1]
             print("\n".join(ruling_lines(ruling, entry_title(entry.seq, entry.kind, ruling))))
@@ -118,6 +126,8 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
         return lambda view: ("discard", {"player": view.state.turn or "", "pieces": args.pieces})
     if args.action == "timeout":
         return lambda view: ("timeout", {"player": view.state.turn or ""})
+    if args.action == "confirm":
+        return lambda view: confirmation(view, args.entry, args.reject)
     return _undo
 
 

@@ -15,17 +15,20 @@ _LABEL = {"foul": "FOUL", "bonus": "BONUS", "forfeit": "GIVEN", "protect": "RING
           "result": "RESULT"}
 
 
-def ruling_lines(ruling: Ruling, title: str) -> list[str]:
-    """The calls of one ruling, one line each, then the referee's actions."""
+def ruling_lines(ruling: Ruling, title: str, confirmed_by: int | None = None) -> list[str]:
+    """The calls of one ruling, one line each; a call resting on something the camera
+    was not sure of is marked [CONFIRM] until a referee confirms it (entry
+    ``confirmed_by``)."""
     lines = [title]
+    flag = f"  [confirmed in #{confirmed_by}]" if confirmed_by else "  [CONFIRM]"
     for call in ruling.calls:
-        flag = "  [CONFIRM]" if call.confirm else ""
         lines.append(f"  {_LABEL.get(call.kind, call.kind.upper()):<6} {call.rule:<7} "
-                     f"{call.text}{flag}")
+                     f"{call.text}{flag if call.confirm else ''}")
     if not ruling.calls:
         lines.append("  —      no call: play goes on")
-    if ruling.needs_confirmation:
-        lines.append("  ! a call above rests on an uncertain observation: referee, confirm it")
+    if ruling.needs_confirmation and not confirmed_by:
+        lines.append("  ! a call above rests on an uncertain observation: referee, confirm "
+                     "it (`kangle game confirm`) or reject it (--reject)")
     return lines
 
 
@@ -50,9 +53,17 @@ def history_lines(view: GameView) -> list[str]:
     lines = [f"red: {view.setup.red}   black: {view.setup.black}   "
              f"board: {view.setup.board.name}   rules: {view.setup.rules.name}"]
     for entry, ruling in view.history:
-        lines.extend(ruling_lines(ruling, entry_title(entry.seq, entry.kind, ruling)))
+        if entry.kind == "confirm":
+            lines.append(f"#{entry.seq} confirm — the referee confirmed the calls of "
+                         f"#{entry.data['entry']}")
+            continue
+        lines.extend(ruling_lines(ruling, entry_title(entry.seq, entry.kind, ruling),
+                                  view.confirmed.get(entry.seq)))
     if view.undone:
         lines.append(f"(undone entries: {', '.join(map(str, view.undone))})")
+    waiting = view.unconfirmed()
+    if waiting:
+        lines.append(f"  waiting for the referee to confirm: {', '.join(f'#{n}' for n in waiting)}")
     lines.append(table_line(view.state))
     return lines
 

@@ -16,7 +16,7 @@ from kangle.present import need_display, ruling_lines, table_line
 from physics.profile import load_physics
 from physics.text import draw_lines, pygame_font, wrap
 from rules.errors import KangleError
-from rules.game import replay
+from rules.game import confirmation, replay
 from rules.gamelog import GameLog
 from rules.shot import ShotRecord
 from rules.state import TableState
@@ -173,7 +173,8 @@ FOULS = {"1": ("cue_tip_foul", "4.3 not struck with the cue tip"),
          "2": ("own_cue_hit", "5.2 striker hit the shooter's own cue"),
          "3": ("pivot_foul", "5.6 cue pivot over the side"),
          "4": ("body_touch", "6.6 body touched a piece")}
-HELP = ("keys: u undo · t time-out (4.2 shot clock) · foul on the last shot: "
+HELP = ("keys: u undo · t time-out (4.2 shot clock) · c confirm the calls marked "
+        "[CONFIRM] · r reject them (undo the shot) · foul on the last shot: "
         + " · ".join(f"{key} {words}" for key, (_, words) in FOULS.items()) + " · Esc quit")
 
 
@@ -187,6 +188,12 @@ def _referee_key(key: str, log: GameLog, lines: list[str]) -> str | None:
         if key == "u" and last is not None:
             said.append(f"undone: entry #{last.seq}")
             return [("undo", {"undoes": last.seq})]
+        if key in ("c", "r") and view.unconfirmed():
+            kind, data = confirmation(view, reject=key == "r")
+            target = data.get("entry", data.get("undoes"))
+            said.append(f"entry #{target} " + ("confirmed" if key == "c" else
+                                                "rejected and undone: enter it by hand"))
+            return [(kind, data)]
         if key == "t" and view.state.turn:
             said.append(f"time-out: {view.state.turn} loses the shot")
             return [("timeout", {"player": view.state.turn})]

@@ -1,9 +1,10 @@
 """A whole 康樂棋 game as a log of entries, and the state computed from it.
 
-The log is the truth: the lag, every shot, every time-out, discard and undo is an
-entry, and the table state, the calls and the result are recomputed from the log
-each time (event sourcing). Nothing an entry says is ever changed; an undo is a new
-entry that cancels the last entry still in force.
+The log is the truth: the lag, every shot, every time-out, discard and undo, and
+every referee's confirmation of a call that asked for one, is an entry, and the
+table state, the calls and the result are recomputed from the log each time (event
+sourcing). Nothing an entry says is ever changed; an undo is a new entry that
+cancels the last entry still in force.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rules.shot import ShotRecord
 from rules.state import POCKETED, Piece, TableState, initial_state
 from rules.turns import pass_shot, settle
 
-ENTRY_KINDS = ("new", "lag", "shot", "discard", "timeout", "undo")
+ENTRY_KINDS = ("new", "lag", "shot", "discard", "timeout", "undo", "confirm")
 
 
 @dataclass(frozen=True)
@@ -78,14 +79,22 @@ def player_name(name: str, colour: str) -> str:
 @dataclass
 class GameView:
     """The game as the log says now: the setup, the entries in force with the ruling on
-    each, the current state, and ``last``, the sequence number of the log's newest entry
-    (undos included)."""
+    each, the current state, ``confirmed`` (the entries whose doubtful calls a referee
+    confirmed, and by which entry), and ``last``, the sequence number of the log's
+    newest entry (undos included)."""
 
     setup: Setup
     state: TableState
     history: list[tuple[Entry, Ruling]] = field(default_factory=list)
     undone: list[int] = field(default_factory=list)
     last: int = 0
+    confirmed: dict[int, int] = field(default_factory=dict)
+
+    def unconfirmed(self) -> list[int]:
+        """Entries in force with a call that asks the referee to confirm it, not yet
+        confirmed, oldest first."""
+        return [e.seq for e, r in self.history
+                if r.needs_confirmation and e.seq not in self.confirmed]
 
 
 def replay(entries: list[Entry]) -> GameView:
@@ -103,14 +112,61 @@ def replay(entries: list[Entry]) -> GameView:
         else:
             live.append(entry)
     state = initial_state(setup.board)
-    history = []
+    history: list[tuple[Entry, Ruling]] = []
+    confirmed: dict[int, int] = {}
     for entry in live:
         try:
-            state, ruling = apply(state, entry, setup)
+            if entry.kind == "confirm":
+                target = _confirmable(entry.data, history, confirmed)
+                confirmed[target] = entry.seq
+                ruling = Ruling("confirm", None, None, (), (), state.turn, dict(state.owed),
+                                state.result)
+            else:
+                state, ruling = apply(state, entry, setup)
         except KangleError as exc:
             raise KangleError(f"log entry {entry.seq} ({entry.kind}): {exc}") from None
         history.append((entry, ruling))
-    return GameView(setup, state, history, undone, entries[-1].seq)
+    return GameView(setup, state, history, undone, entries[-1].seq, confirmed)
+
+
+def _confirmable(data: Any, history: list[tuple[Entry, Ruling]],
+                 confirmed: dict[int, int]) -> int:
+    """The entry a ``confirm`` entry confirms: one in force whose calls ask for it."""
+    f = Fields(data, "confirm")
+    target = f.count("entry")
+    f.done()
+    asking = {e.seq: r for e, r in history}
+    if target not in asking:
+        raise KangleError(f"there is no entry #{target} in force to confirm")
+    if not asking[target].needs_confirmation:
+        raise KangleError(f"entry #{target} has no call that asks to be confirmed")
+    if target in confirmed:
+        raise KangleError(f"entry #{target} was already confirmed (entry #{confirmed[target]})")
+    return target
+
+
+def confirmation(view: GameView, seq: int | None = None,
+                 reject: bool = False) -> tuple[str, dict]:
+    """The entry (kind, data) that confirms the calls of entry ``seq`` (the newest
+    waiting when None), or rejects them: the entry is undone, so that the shot can be
+    entered as it happened — only the last entry in force, as later shots were judged
+    from the table it left."""
+    waiting = view.unconfirmed()
+    if seq is None:
+        if not waiting:
+            raise KangleError("no call is waiting to be confirmed")
+        seq = waiting[-1]
+    if seq not in waiting:
+        raise KangleError(f"entry #{seq} has no call waiting to be confirmed"
+                          + (f" (waiting: {', '.join(f'#{n}' for n in waiting)})"
+                             if waiting else ""))
+    if not reject:
+        return "confirm", {"entry": seq}
+    if view.history[-1][0].seq != seq:
+        raise KangleError(f"entry #{seq} is not the last entry in force, and later shots were "
+                          f"judged from the table it left: undo back to it (`kangle game "
+                          f"undo`), then enter what happened")
+    return "undo", {"undoes": seq, "rejected": True}
 
 
 def apply(state: TableState, entry: Entry, setup: Setup) -> tuple[TableState, Ruling]:

@@ -191,3 +191,42 @@ def test_a_player_list_is_checked_whole_and_a_refused_one_creates_nothing(tmp_pa
     code, _, err = run(capsys, "event", "record", str(cup), "register", "--data",
                        '{"name": "Cy"}')
     assert code == 2 and "already registered" in err
+
+
+def test_calls_asking_to_be_confirmed_are_confirmed_or_rejected(tmp_path, capsys):
+    from tests.kit import shot
+    game = str(tmp_path / "g.db")
+
+    def shot_file(name, **record):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(shot(**record).to_json()), encoding="utf-8")
+        return str(path)
+
+    # red's striker touched its own R04 first, the camera only 70 % sure: a 廢子 to confirm
+    unsure_red = shot_file("a", contacts=[(0.1, "RS", "R04", False, 0.7)])
+    unsure_black = shot_file("b", shooter="black", contacts=[(0.1, "BS", "B05", False, 0.7)])
+    plain_red = shot_file("c", contacts=[(0.1, "RS", "cushion:W")])
+    run(capsys, "game", "new", game, "--red", "Ann", "--black", "Bo")
+    run(capsys, "game", "lag", game, "--first", "red")
+    code, out, _ = run(capsys, "game", "shot", game, unsure_red)
+    assert code == 0 and "[CONFIRM]" in out and "kangle game confirm" in out
+    assert "waiting for the referee to confirm: #3" in run(capsys, "game", "show", game)[1]
+    code, out, _ = run(capsys, "game", "confirm", game)
+    assert code == 0 and "confirmed: the calls of entry #3 stand" in out
+    shown = run(capsys, "game", "show", game)[1]
+    assert "[confirmed in #4]" in shown and "waiting" not in shown
+    code, _, err = run(capsys, "game", "confirm", game, "3")
+    assert code == 2 and "no call waiting" in err
+    # black's unsure shot rejected: undone, black shoots again
+    run(capsys, "game", "shot", game, unsure_black)
+    code, out, _ = run(capsys, "game", "confirm", game, "5", "--reject")
+    assert code == 0 and "rejected: entry #5 is undone" in out and "black" in out
+    # an unsure shot with a later shot after it cannot be rejected on its own
+    run(capsys, "game", "shot", game, unsure_black)
+    run(capsys, "game", "shot", game, plain_red)
+    code, _, err = run(capsys, "game", "confirm", game, "7", "--reject")
+    assert code == 2 and "not the last entry in force" in err
+    # undoing the confirmation brings the question back
+    run(capsys, "game", "confirm", game, "7")
+    run(capsys, "game", "undo", game)
+    assert "waiting for the referee to confirm: #7" in run(capsys, "game", "show", game)[1]

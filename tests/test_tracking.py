@@ -149,6 +149,16 @@ def test_referee_keys_store_corrections_as_new_entries(tmp_path):
     assert _referee_key("u", log, lines).startswith("undone")
     kinds = [e.kind for e in log.entries()]
     assert kinds == ["new", "lag", "shot", "undo", "shot", "timeout", "undo"]
+    # a shot the camera was unsure of: c confirms it, r rejects (undoes) the next one
+    assert _referee_key("c", log, lines) is None  # nothing waits
+    log.append("shot", shot(shooter="black", contacts=[(0.1, "BS", "B05", False, 0.7)])
+               .to_json(), by="camera")
+    assert _referee_key("c", log, lines) == "entry #8 confirmed"
+    assert replay(log.entries()).confirmed == {8: 9}
+    log.append("shot", shot(shooter="black", contacts=[(0.1, "BS", "B06", False, 0.7)])
+               .to_json(), by="camera")  # black still owed an extra shot (6.6 above)
+    assert _referee_key("r", log, lines).startswith("entry #10 rejected")
+    assert [e.seq for e, _ in replay(log.entries()).history][-1] == 9
 
 
 def test_replay_shows_a_tracked_shot_beside_the_simulators_rerun(venue, tmp_path):
