@@ -21,9 +21,11 @@ test: $(STAMP)
 
 # A long random search for new failing cases of the property tests (make test runs them
 # derandomized); a case it finds becomes an explicit example or a unit test.
+FUZZ_MINUTES ?= 20
 fuzz: $(STAMP)
 	SDL_VIDEODRIVER=dummy KANGLE_HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest \
 		tests/test_referee_properties.py
+	SDL_VIDEODRIVER=dummy $(BIN)/python -m tests.fuzz_commands --minutes $(FUZZ_MINUTES)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/physics.py

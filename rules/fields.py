@@ -12,6 +12,8 @@ from typing import Any
 from rules.errors import KangleError
 
 _REQUIRED = object()
+LARGEST = 1e9  # no quantity kangle reads (mm, g, s, m/s, points) is anywhere near this
+REACH_MM = 10_000.0  # no point of a table, its rim or the floor around it is further out
 
 
 class Fields:
@@ -48,11 +50,14 @@ class Fields:
         return KangleError(f"{self.where}.{key} must be {expected}, not {_show(value)}")
 
     def number(self, key: str, default: Any = _REQUIRED) -> float:
+        """A finite number no larger than LARGEST either way."""
         value = self._get(key, default)
         if value is None and default is None:
             return None
         if not is_number(value):
             raise self._bad(key, "a finite number", value)
+        if abs(value) > LARGEST:
+            raise self._bad(key, f"a number within ±{LARGEST:.0e}", value)
         return float(value)
 
     def positive(self, key: str, default: Any = _REQUIRED) -> float:
@@ -99,6 +104,8 @@ class Fields:
             return None
         if not isinstance(value, str):
             raise self._bad(key, "text", value)
+        if any(ord(ch) < 32 and ch not in "\t\n" or ord(ch) == 127 for ch in value):
+            raise self._bad(key, "text without control characters", value)
         return value
 
     def items(self, key: str, default: Any = _REQUIRED) -> list[Any]:
@@ -130,9 +137,12 @@ def is_number(value: Any) -> bool:
 
 
 def as_point(value: Any, where: str) -> tuple[float, float]:
-    """An ``[x, y]`` pair of finite numbers (millimetres in the board frame)."""
-    if not (isinstance(value, list | tuple) and len(value) == 2 and all(map(is_number, value))):
-        raise KangleError(f"{where} must be a point [x, y] in millimetres, not {_show(value)}")
+    """An ``[x, y]`` pair of finite numbers (millimetres in the board frame), within
+    REACH_MM of the centre: on the table, its rim, or the floor beside it."""
+    if not (isinstance(value, list | tuple) and len(value) == 2 and all(map(is_number, value))
+            and all(abs(v) <= REACH_MM for v in value)):
+        raise KangleError(f"{where} must be a point [x, y] in millimetres within "
+                          f"{REACH_MM / 1000:g} m of the board's centre, not {_show(value)}")
     return (float(value[0]), float(value[1]))
 
 

@@ -30,6 +30,9 @@ def is_cushion(name: str) -> bool:
     return name.startswith(CUSHION_PREFIX)
 
 
+LONGEST_SHOT_S = 60.0  # s: pieces on a 康樂棋 table stop long before this
+
+
 @dataclass(frozen=True)
 class Contact:
     """Two bodies touching at time ``t`` (s): pieces by id, cushions as ``cushion:N``.
@@ -214,6 +217,15 @@ class ShotRecord:
                 f"the shooter's striker {STRIKERS[self.shooter]} or one of their own pieces"
             )
         other_striker = STRIKERS["black" if self.shooter == "red" else "red"]
+        last = self.duration if self.duration > 0 else LONGEST_SHOT_S
+        for kind, items in (("contacts", self.contacts), ("pockets", self.pockets),
+                            ("exits", self.exits)):
+            for i, item in enumerate(items):
+                if item.t > last + 1e-3:
+                    raise KangleError(
+                        f"shot.{kind}[{i}]: at {item.t:g} s, after the shot was over "
+                        + (f"(its duration is {self.duration:g} s)" if self.duration > 0 else
+                           f"(no shot lasts {LONGEST_SHOT_S:g} s)"))
         previous = 0.0
         for i, c in enumerate(self.contacts):
             if c.t < previous:

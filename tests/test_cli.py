@@ -57,7 +57,7 @@ def test_judge_prints_json_with_ruling_and_next_state(tmp_path, capsys):
         (["judge", "examples/demo-game/script.json", SHOT], "not a table state"),
         (["game", "new", "/tmp/kangle-never.db", "--red", " ", "--black", "Bo"], "name is empty"),
         (["game", "new", "/tmp/kangle-never.db", "--red", "A\x1b[2J", "--black", "Bo"],
-         "printable"),
+         "without control characters"),
         (["calibrate", "board", "examples/setup-frame.jpg", "--side-mm", "nan"], "--side-mm"),
         (["calibrate", "board", "examples/setup-frame.jpg", "--side-mm", "-740"], "--side-mm"),
         (["calibrate", "camera", "x.png", "--pattern", "0x0"], "--pattern"),
@@ -230,3 +230,63 @@ def test_calls_asking_to_be_confirmed_are_confirmed_or_rejected(tmp_path, capsys
     run(capsys, "game", "confirm", game, "7")
     run(capsys, "game", "undo", game)
     assert "waiting for the referee to confirm: #7" in run(capsys, "game", "show", game)[1]
+
+
+def _mutated(tmp_path, source, path, value, name="in.json"):
+    """A copy of an example JSON file with one place (a list of keys) set to ``value``."""
+    data = json.loads(Path(source).read_text(encoding="utf-8"))
+    at = data
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
+    out = tmp_path / name
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return str(out)
+
+
+@pytest.mark.parametrize("command, source, path, value, message", [
+    # found by `make fuzz` (tests/fuzz_commands.py), each once a traceback or a silent exit 0
+    ("tickettoride", "examples/scores/tickettoride.json", ["players", 0, "tickets", 0, 0],
+     [], "names a city not on"),
+    ("blokus", "examples/scores/blokus.json", ["colours", 0, "player"], "\x1b[2J",
+     "without control characters"),
+    ("judge-shot", "examples/demo-game/01-break.json", ["contacts", 0, "t"], 1e308,
+     "within"),
+    ("judge-shot", "examples/demo-game/03-off-table.json", ["contacts", 0, "t"], 30.0,
+     "after the shot was over"),
+    ("judge-shot", "examples/demo-game/01-break.json", ["final", "RS", 1], -1e308,
+     "within 10 m"),
+])
+def test_inputs_the_fuzzer_broke_are_refused(tmp_path, capsys, command, source, path, value,
+                                            message):
+    bad = _mutated(tmp_path, source, path, value)
+    if command == "judge-shot":
+        state = tmp_path / "state.json"
+        state.write_text(run(capsys, "state", "--first", "red")[1], encoding="utf-8")
+        argv = ["judge", str(state), bad]
+    else:
+        argv = ["score", command, bad]
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_states_profiles_and_event_entries_the_fuzzer_broke_are_refused(tmp_path, capsys):
+    state = json.loads(run(capsys, "state", "--first", "red")[1])
+    state["pieces"]["B05"]["pos"][0] = 1e308  # a piece "on the table" a universe away
+    (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
+    code, _, err = run(capsys, "judge", str(tmp_path / "s.json"), SHOT)
+    assert code == 2 and "within 10 m" in err
+    physics = Path("physics/profiles/standard.toml").read_text(encoding="utf-8")
+    (tmp_path / "p.toml").write_text(physics.replace("sliding_friction = ",
+                                                     "sliding_friction = 1e308 #"))
+    code, _, err = run(capsys, "sim", "--physics", str(tmp_path / "p.toml"), "--circle", "SW",
+                       "--angle", "80", "--speed", "3")
+    assert code == 2 and "sliding_friction" in err
+    cup = str(tmp_path / "cup.db")
+    run(capsys, "event", "new", cup, "--game", "rummikub", "--player", "A", "--player", "B",
+        "--player", "C", "--player", "D")
+    for table in ("true", "1.0"):  # JSON true is no table number (it equals 1 in Python)
+        code, _, err = run(capsys, "event", "record", cup, "result", "--data",
+                           f'{{"round": 1, "table": {table}, "scores": '
+                           '{"A": 30, "B": -10, "C": -10, "D": -10}}')
+        assert code == 2 and "tables 1-1" in err

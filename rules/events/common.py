@@ -75,6 +75,11 @@ def roster(entries: list[Entry]) -> Roster:
     return r
 
 
+def whole(value: Any) -> bool:
+    """A whole number as JSON gives it (true and false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_register(entries: list[Entry], new: Entry) -> None:
     if new.kind == "register":
         name = new.data.get("name")

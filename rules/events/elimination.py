@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import KangleError
-from rules.events.common import Row, ScoreSheet, Standings, check_register, roster
+from rules.events.common import Row, ScoreSheet, Standings, check_register, roster, whole
 from rules.events.store import Entry
 from rules.games import uno
 
@@ -73,7 +73,7 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
         return
     live = [e for e in entries if e.seq != new.supersedes and e.seq < (new.supersedes or 10**12)]
     r, g = new.data.get("round"), new.data.get("group")
-    if r not in (1, 2):
+    if not whole(r) or r not in (1, 2):
         raise KangleError("a hand is in round 1 or 2")
     seated = players_of(settings, live, r, g if r == 1 else None)
     _, _, out_at, out_round, profile = _run(settings, live)

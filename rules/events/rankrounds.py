@@ -24,6 +24,7 @@ from rules.events.common import (
     ranked,
     roster,
     seeded_draw,
+    whole,
 )
 from rules.events.store import Entry
 from rules.games import zhaopengyou
@@ -63,10 +64,10 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
                               f"{settings['table_size']}, once")
     if new.kind == "table_round":
         r, t = new.data.get("round"), new.data.get("table")
-        tables = seating(live, r)
+        tables = seating(live, r) if whole(r) else None
         if not tables:
             raise KangleError(f"round {r} has no seating yet")
-        if not isinstance(t, int) or not 1 <= t <= len(tables):
+        if not whole(t) or not 1 <= t <= len(tables):
             raise KangleError(f"round {r} has tables 1-{len(tables)}")
         profile = zhaopengyou.load_profile(None)
         rnd = zhaopengyou.read(new.data.get("result"), profile)

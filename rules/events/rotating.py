@@ -30,6 +30,7 @@ from rules.events.common import (
     ranked,
     roster,
     seeded_draw,
+    whole,
 )
 from rules.events.store import Entry
 
@@ -128,11 +129,11 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     state = progress(settings, [e for e in entries if e.seq != new.supersedes])
     if new.kind == "result":
         r, t, scores = new.data.get("round"), new.data.get("table"), new.data.get("scores")
-        if r not in state.seatings:
+        if not whole(r) or r not in state.seatings:
             raise KangleError(f"round {r} cannot be seated yet: finish round {r - 1} first"
-                              if isinstance(r, int) and r > 1 else f"there is no round {r}")
+                              if whole(r) and r > 1 else f"there is no round {r}")
         tables = state.seatings[r]
-        if not isinstance(t, int) or not 1 <= t <= len(tables):
+        if not whole(t) or not 1 <= t <= len(tables):
             raise KangleError(f"round {r} has tables 1-{len(tables)}, not {t}")
         if not isinstance(scores, dict):
             raise KangleError("a result needs \"scores\": {player: score}")

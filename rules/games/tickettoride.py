@@ -149,10 +149,11 @@ def _ticket(board: Map, spec: Any, who: str) -> tuple[str, str, int]:
     if not (isinstance(spec, list) and len(spec) in (2, 3)):
         raise KangleError(f"{who}: a ticket is [city, city] or [city, city, value]")
     a, b = spec[0], spec[1]
-    if a not in board.cities or b not in board.cities:
+    if not (isinstance(a, str) and isinstance(b, str)) or (
+            a not in board.cities or b not in board.cities):
         raise KangleError(f"{who}: ticket {a}-{b} names a city not on the {board.name} map")
     value = spec[2] if len(spec) == 3 else board.tickets.get(frozenset((a, b)))
-    if not isinstance(value, int) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise KangleError(f"{who}: {a}-{b} is not a ticket of the {board.name} map; give its "
                           "value as a third entry")
     return a, b, value
