@@ -250,8 +250,8 @@ def timeout(state: TableState, player: str, rules: RuleProfile) -> tuple[TableSt
         raise KangleError(f"it is {state.turn or 'nobody'}'s shot, not {player}'s")
     lose_turn = rules.timeout_forfeits == "turn"
     lost = "turn" if lose_turn else "shot"
-    calls = [Call("4.2", TURN, f"{player} did not shoot within {rules.shot_clock_s} s: "
-                               f"the {lost} is lost")]
+    calls = [Call("4.2", TURN, f"shot clock (4.2, turns): {player} did not shoot within "
+                               f"{rules.shot_clock_s:g} s: the {lost} is lost")]
     state, more = pass_shot(state, player, bonus=False, rules=rules, lose_turn=lose_turn)
     calls.extend(more)
     return state, Ruling("timeout", player, None, tuple(calls), (), state.turn,

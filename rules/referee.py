@@ -334,8 +334,10 @@ class _Judgement:
                 self.taken_doubt |= unsure
             else:
                 remove(p.piece)
-                why = (f"the 自由子 {p.piece} is not a striker, so this is no 5.3 foul"
-                       if p.piece == self.sp else "it counts as pocketed")
+                why = (f"the 自由子 {p.piece} is not a striker, so this is no 5.3 foul; it "
+                       f"counts as pocketed for {self.them}" if p.piece == self.sp else
+                       f"it counts as pocketed for {self.them} (4.2: a piece in any hole "
+                       "counts, whoever sent it)")
                 self.call("4.2", FORFEIT, f"{self.me}'s own {p.piece} went into hole {p.hole}: "
                                           f"{why}", [p.piece], confirm=unsure)
         for e in self.shot.exits:

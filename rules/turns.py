@@ -67,16 +67,18 @@ def settle(
     own_clear, other_clear = not state.left(actor), not state.left(other)
     if own_clear and other_clear:
         if rules.both_cleared == "shooter_wins":
-            return _win(state, actor, "4.2", f"the last pieces of both colours went in one "
-                                              f"shot: {actor} wins (house rule)")
-        return _draw(state, rules, "4.2", "the last pieces of both colours went in one shot")
+            return _win(state, actor, "4.2", f"winning (4.2): the last pieces of both colours "
+                                              f"went in one shot: {actor} wins (house rule)")
+        return _draw(state, rules, "4.2", "winning (4.2): the last pieces of both colours went "
+                                          "in one shot")
     if other_clear:
         if rules.catch_up_turn and actor == first:
             state = replace(state, phase="catch_up", turn=other)
             return state, [Call("參", INFO, f"{actor} has pocketed all {other}'s pieces; "
                                             f"{other} shot second and gets one final turn "
                                             "(後打者可追回壹次)")]
-        return _win(state, actor, "4.2", f"all {other}'s pieces are pocketed: {actor} wins")
+        return _win(state, actor, "4.2", f"winning (4.2): all {other}'s pieces are pocketed: "
+                                          f"{actor} wins")
     if own_clear:
         return _win(state, other, rule, f"{actor} has no pieces left on the table: {other} wins")
     return state, []
