@@ -176,8 +176,8 @@ class Fuzzer:
         if kind == "game-shot":
             game = str(self.work / f"{self.n}-g.db")
             self.n += 1
-            main(["game", "new", game, "--red", "A", "--black", "B"])
-            main(["game", "lag", game, "--first", "red"])
+            _quiet(["game", "new", game, "--red", "A", "--black", "B"])
+            _quiet(["game", "lag", game, "--first", "red"])
             shot = json.loads(self.shots[0].read_text())
             path, what, sure = self._json_or_bytes("shot.json", shot)
             return Case("game shot", ["game", "shot", game, path], what, sure)
@@ -188,8 +188,8 @@ class Fuzzer:
         if kind == "event":
             cup = str(self.work / f"{self.n}-cup.db")
             self.n += 1
-            main(["event", "new", cup, "--game", "rummikub", "--player", "A", "--player", "B",
-                  "--player", "C", "--player", "D"])
+            _quiet(["event", "new", cup, "--game", "rummikub", "--player", "A", "--player", "B",
+                    "--player", "C", "--player", "D"])
             entry = {"round": 1, "table": 1, "scores": {"A": 30, "B": -10, "C": -10, "D": -10}}
             bad, what, sure = mutate_json(entry, rng)
             return Case("event record", ["event", "record", cup, "result", "--data",
@@ -220,6 +220,12 @@ class Fuzzer:
                         what, False)
         return Case("calibrate board", ["calibrate", "board", path, "--out",
                                          str(self.work / "v.json")], what, False)
+
+
+def _quiet(argv: list[str]) -> None:
+    """Set-up for a case (a fresh game or event), its output not shown."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(argv)
 
 
 def run(case: Case) -> tuple[str, str]:
