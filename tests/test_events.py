@@ -369,3 +369,14 @@ def test_a_store_held_by_another_station_is_said_to_be_busy_not_broken(tmp_path)
         holder.execute("ROLLBACK")
     assert [e.data["name"] for e in store.entries(event)] == ["Ann", "Bo", "Cy", "Di"]
     store.close()
+
+
+def test_an_entry_the_format_does_not_take_is_refused_not_stored_and_ignored(tmp_path):
+    # a result in a 三国杀 knockout, a game in a king of the hill, a hand in a Rummikub day:
+    # each was stored and then silently left out of the standings
+    for game, kind in (("sanguosha", "result"), ("rummikub", "hand"), ("rummikub", "game")):
+        comp = new(str(tmp_path / f"{game}-{kind}.db"), game, ["A", "B", "C", "D"])
+        with pytest.raises(KangleError, match=f"takes .* not '{kind}'"):
+            comp.record(kind, {"group": "A", "winner": "A"}, "t")
+        assert [e.kind for e in comp.entries()] == ["register"] * 4
+        comp.close()

@@ -14,11 +14,11 @@ from typing import Any
 from rules.errors import KangleError
 from rules.events import knockout, rankrounds, rotating
 from rules.events.common import ScoreSheet, Standings, check_registrations
-from rules.events.formats import format_for, settings_for
+from rules.events.formats import FORMATS, format_for, settings_for
 from rules.events.store import Entry, EventInfo, EventStore, database_url, in_force
 
-KINDS = ("register", "withdraw", "result", "draw", "game", "groups", "match", "decision",
-         "hand", "supporters", "seating", "table_round", "penalty", "void")
+# every entry kind some format takes, and void (cancels an entry, in any format)
+KINDS = (*dict.fromkeys(kind for fmt in FORMATS.values() for kind in fmt.ENTRIES), "void")
 
 
 class Competition:
@@ -63,6 +63,10 @@ class Competition:
         """Check and store one entry; returns it and any draws kangle made because of it."""
         if kind not in KINDS:
             raise KangleError(f"unknown entry kind {kind!r}: one of {', '.join(KINDS)}")
+        if kind != "void" and kind not in self.format.ENTRIES:
+            raise KangleError(f"a {self.event.format} event takes {', '.join(self.format.ENTRIES)}"
+                              f" or void entries, not {kind!r} (it would count for nothing): "
+                              "see docs/formats.md")
         if not isinstance(data, dict):
             raise KangleError("an entry's data is a JSON object")
 

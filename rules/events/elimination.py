@@ -21,6 +21,8 @@ from rules.events.store import Entry
 from rules.games import uno
 
 NAME = "elimination"
+# the entry kinds this format takes (besides "void")
+ENTRIES = ("register", "hand", "supporters")
 GAMES = ("uno",)
 DEFAULTS = {"game": "uno", "per_round": 3}
 REGISTER_UNIQUE = (("day", "group"),)  # one player per day and group

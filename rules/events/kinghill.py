@@ -16,6 +16,8 @@ from rules.events.common import Row, ScoreSheet, Standings, check_register, rank
 from rules.events.store import Entry
 
 NAME = "kinghill"
+# the entry kinds this format takes (besides "void")
+ENTRIES = ("register", "match")
 GAMES = ("kangle",)
 DEFAULTS = {"game": "kangle"}
 

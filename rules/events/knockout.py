@@ -23,6 +23,8 @@ from rules.events.store import Entry
 from rules.games import sanguosha
 
 NAME = "knockout"
+# the entry kinds this format takes (besides "void")
+ENTRIES = ("register", "groups", "match", "decision")
 GAMES = ("sanguosha",)
 DEFAULTS = {"game": "sanguosha", "groups": 4, "advance": 2, "best_of": 3, "seed": 0}
 LETTERS = "ABCDEFGH"

@@ -21,6 +21,8 @@ from rules.events.store import Entry
 from rules.games.registry import game as game_module
 
 NAME = "league"
+# the entry kinds this format takes (besides "void")
+ENTRIES = ("register", "withdraw", "game")
 GAMES = ("tickettoride", "monopolydeal", "blokus", "pictionary")
 DEFAULTS = {"game": "tickettoride", "games_each": 3, "finalists": 4, "final_games": 1}
 

@@ -30,6 +30,8 @@ from rules.events.store import Entry
 from rules.games import zhaopengyou
 
 NAME = "rankrounds"
+# the entry kinds this format takes (besides "void")
+ENTRIES = ("register", "seating", "table_round", "penalty", "withdraw")
 GAMES = ("zhaopengyou",)
 DEFAULTS = {"game": "zhaopengyou", "rounds": 2, "table_size": 5, "ranked": 8, "seed": 0}
 

@@ -35,6 +35,8 @@ from rules.events.common import (
 from rules.events.store import Entry
 
 NAME = "rotating"
+# the entry kinds this format takes (besides "void")
+ENTRIES = ("register", "withdraw", "result", "draw")
 GAMES = ("rummikub",)
 DEFAULTS = {"game": "rummikub", "rounds": 3, "table_size": 4, "movers": 2, "top": 4,
             "seed": 0, "zero_sum": True}
