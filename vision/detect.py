@@ -74,6 +74,7 @@ class Detector:
         # is looked at again.
         for _ in range(4):
             dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+            self._free = None  # the same without the board's lines, made when needed
             kept = self._strongest_apart(self._peaks(dist))
             found = self._measure_all(mask, dist, f, kept)
             weak = [kept[k] for k, d in enumerate(found) if d is not None and not d[1]]
@@ -130,10 +131,20 @@ class Detector:
             ox, oy = peaks[j]
             mine = own <= (xs - ox) ** 2 + (ys - oy) ** 2
             xs, ys, own = xs[mine], ys[mine], own[mine]
+        # the board's printed lines are no piece's: a piece is measured by its pixels off
+        # them (a shooting circle round a striker at its centre, or the inner ring round a
+        # 小回, lies just outside the piece and joins its blob when blur or the piece's
+        # shadow fills the narrow gap between them)
+        off_lines = self.rect.not_lines[ys, xs] > 0
+        xs, ys = xs[off_lines], ys[off_lines]
         width = float(dist[int(round(cy)), int(round(cx))])
+        if width > self.r_striker * 1.35:  # wider than any piece, unless a closed line
+            if self._free is None:  # round it made it so: then it is what lies inside
+                self._free = cv2.distanceTransform(mask & self.rect.not_lines, cv2.DIST_L2, 5)
+            width = float(self._free[int(round(cy)), int(round(cx))])
         kind = "striker" if width > (self.r_piece + self.r_striker) / 2 else "piece"
         radius = self.r_striker if kind == "striker" else self.r_piece
-        if width > radius * 1.35:
+        if width > radius * 1.35 or not len(xs):
             return None  # wider than any piece: a hand or a cue
         core = (xs - cx) ** 2 + (ys - cy) ** 2 <= (0.6 * radius) ** 2
         if self.rect.surface[int(round(cy)), int(round(cx))]:
