@@ -158,7 +158,8 @@ def main() -> None:
     nrng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
     oracle = PhysicsOracle(BOARD, PhysicsProfile())  # as `kangle referee` has it
-    counts = dict(first=0, cushion_first=0, holes=0, calls=0, confirm=0, shots=0, silent=0)
+    counts = dict(first=0, cushion_first=0, holes=0, calls=0, confirm=0, shots=0, silent=0,
+                  unrecorded=0, told=0)
     by_kind = {kind: [0, 0] for kind in KINDS}  # shots, calls equal to the truth
     wrong_rules: Counter = Counter()
     final_err, frame_times, detect_times = [], [], []
@@ -186,6 +187,11 @@ def main() -> None:
             seen = tracker.record()
         except ValueError:
             seen = None
+        # no record: `kangle referee` tells the referee when the frames show a shot it
+        # could not follow (the striker never seen), and says nothing otherwise
+        told = seen is None and tracker.unfollowed
+        counts["unrecorded"] += seen is None
+        counts["told"] += told
         counts["shots"] += 1
         by_kind[kind][0] += 1
         memory.append(_resident_bytes())
@@ -217,7 +223,7 @@ def main() -> None:
         by_kind[kind][1] += same
         counts["confirm"] += same and any(c.confirm for c in said)
         if not same:
-            flagged = any(c.confirm for c in said)
+            flagged = any(c.confirm for c in said) or told
             counts["silent"] += not flagged
             truth_said, camera_said = _calls(true_calls), _calls(said)
             differ = set((truth_said - camera_said) + (camera_said - truth_said))
@@ -240,6 +246,8 @@ def main() -> None:
           f"of those, asking the referee to confirm {asked:.3f}")
     print(f"  wrong calls not flagged for confirmation {counts['silent'] / n:.3f}  "
           "(target <= 0.005)")
+    print(f"  shots with no record {counts['unrecorded']}, of which the referee was told "
+          f"\"not followed, enter it by hand\" {counts['told']} (counted flagged)")
     print("  by shot kind (calls equal / shots): " + ", ".join(
         f"{kind} {right}/{total}" for kind, (total, right) in by_kind.items()))
     if wrong_rules:

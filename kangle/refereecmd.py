@@ -72,11 +72,25 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             state = view.state
             if state.phase in ("play", "catch_up"):
                 stream.expect(state)
+        elif step.unfollowed:
+            on_ruling(None, f"at {t:.1f} s pieces moved but {state.turn}'s striker was not "
+                            "seen to shoot: this shot is not recorded — enter it by hand "
+                            "(`kangle game shot`, or keys), then kangle follows the next",
+                      state, None)
         elif not step.moving and t - last_check > 2.0:
             last_check = t
             warning = _bumped(frame, cal)
             if warning:
                 on_ruling(None, warning, state, None)
+            entries = log.entries()
+            if entries[-1].seq != view.last:  # entered elsewhere (a shot typed by hand)
+                view = replay(entries)
+                state = view.state
+                on_ruling(None, f"the game log has new entries (up to #{view.last}, by "
+                                f"{entries[-1].by}): following the table they give",
+                          state, None)
+                if state.phase in ("play", "catch_up"):
+                    stream.expect(state)
         said = on_frame(frame, step, state) if on_frame else None
         if said is False:
             break

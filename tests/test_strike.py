@@ -186,3 +186,27 @@ def test_a_piece_lost_while_moving_does_not_keep_the_shot_open():
     seen = tracker.record()
     gone = [e for e in (*seen.pockets, *seen.exits) if e.piece == "B05"]
     assert "B05" in seen.final or (gone and gone[0].confidence < 0.9)
+
+
+def test_a_shot_whose_striker_is_never_seen_is_reported_not_waited_for():
+    # the striker goes unseen (covered, or not recognised under this light) while it
+    # knocks B05 across the table: the tracker cannot make a record, and says so once
+    # the table rests, instead of waiting for the striker for the rest of the game
+    sx, sy = BOARD.circle_centre("SW")
+    state = put(EMPTY, "B05", (sx + 200.0, sy + 200.0))
+    truth = simulate(state, Stroke("red", "SW", 45.0, 2.0), BOARD, PHYSICS)
+    tracker = ShotTracker(state, "red", BOARD)
+    said = []
+    for t, dets in frames(truth):
+        tracker.update(t, [d for d in dets if d.kind != "striker"])
+        said.append(tracker.unfollowed)
+    for _ in range(40):  # the table at rest a while longer
+        t += 1 / 60
+        tracker.update(t, [d for d in dets if d.kind != "striker"])
+        said.append(tracker.unfollowed)
+    assert not tracker.over and said[-1] and not said[0]
+    # a table nobody touches is never reported
+    quiet = ShotTracker(state, "red", BOARD)
+    for k in range(120):
+        quiet.update(k / 60, [d for d in frames(truth)[0][1] if d.kind != "striker"])
+    assert not quiet.unfollowed

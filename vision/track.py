@@ -317,11 +317,24 @@ class ShotTracker:
             st = self.tracks.get(self.striker)
             if st and st.moved_at() is not None:
                 self.start_time = st.moved_at()
-            return
+                self.rest_since = None
+                return
         if moving:
             self.rest_since = None
         elif self.rest_since is None:
             self.rest_since = t
+
+    @property
+    def unfollowed(self) -> bool:
+        """Pieces were moved and everything has rested again for 0.3 s, but the
+        shooter's striker was never seen to move: a shot was played that these frames
+        cannot account for (the striker unseen in its circle, or a piece moved by hand).
+        The referee must be told, not left waiting for a call."""
+        if self.start_time is not None or self.rest_since is None:
+            return False
+        moved = any(tr.id != self.striker and tr.moved_at() is not None
+                    for tr in self.tracks.values())
+        return moved and self.last_t - self.rest_since >= 0.3
 
     @property
     def over(self) -> bool:
