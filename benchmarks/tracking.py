@@ -50,6 +50,7 @@ from physics.simulate import Stroke, simulate  # noqa: E402
 from physics.text import draw_lines  # noqa: E402
 from rules.board import load_board  # noqa: E402
 from rules.errors import KangleError  # noqa: E402
+from rules.pieces import colour_of  # noqa: E402
 from rules.referee import judge  # noqa: E402
 from rules.rule_profile import RuleProfile  # noqa: E402
 from tests.kit import started  # noqa: E402
@@ -92,13 +93,37 @@ def _resident_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _calls(calls) -> Counter:
-    """What the calls decide — each one's rule, kind and the pieces it names — leaving
-    out the order of the calls and of the pieces in each (the order things happened,
-    which the camera may see differently within a frame: a striker seen stopping on the
-    rim after the piece it sent off, not before) and whether the referee is asked to
-    confirm (counted apart)."""
-    return Counter((c.rule, c.kind, frozenset(c.pieces)) for c in calls)
+# calls about pieces that left the table, where which of two like pieces it was
+# changes nothing (see _alike)
+_LEFT_THE_TABLE = ("5.1", "4.2", "6.5")
+
+
+def _alike(piece: str, state) -> str:
+    """A piece as the referee must know it once it has left the table: by id where the
+    rules tell it apart (a protected piece, a striker), else by colour alone. The
+    pieces are unmarked; when two like pieces meet during a shot and one drops, which
+    label the camera gives the one that dropped leaves the same table (each label
+    follows its own track, so the piece left standing keeps the right place)."""
+    if piece not in state.pieces or state.guard(piece):
+        return piece
+    return f"a {colour_of(piece)} piece"
+
+
+def _calls(calls, state) -> Counter:
+    """What the calls decide — each one's rule, kind and the pieces it names (those that
+    left the table as _alike has them) — leaving out the order of the calls and of the
+    pieces in each (the order things happened, which the camera may see differently
+    within a frame: a striker seen stopping on the rim after the piece it sent off, not
+    before) and whether the referee is asked to confirm (counted apart)."""
+    return Counter((c.rule, c.kind, tuple(sorted(
+        _alike(p, state) if c.rule in _LEFT_THE_TABLE else p for p in c.pieces)))
+        for c in calls)
+
+
+def _gone(record, state) -> Counter:
+    """The pieces a record has leaving the table, and how, as _alike has them."""
+    return Counter([(_alike(p.piece, state), "pocket") for p in record.pockets] +
+                   [(_alike(e.piece, state), e.where) for e in record.exits])
 
 
 def shots(args):
@@ -205,18 +230,14 @@ def main() -> None:
             counts["first"] += t_first == s_first
             counts["cushion_first"] += (bool(t_first) and t_first.startswith("cushion")) == (
                 bool(s_first) and s_first.startswith("cushion"))
-            gone_t = {(p.piece, "pocket") for p in truth.pockets} | {(e.piece, e.where)
-                                                                     for e in truth.exits}
-            gone_s = {(p.piece, "pocket") for p in seen.pockets} | {(e.piece, e.where)
-                                                                    for e in seen.exits}
-            counts["holes"] += gone_t == gone_s
+            counts["holes"] += _gone(truth, state) == _gone(seen, state)
             for piece, (x, y) in truth.final.items():
                 if piece in seen.final:
                     final_err.append(float(np.hypot(seen.final[piece][0] - x,
                                                      seen.final[piece][1] - y)))
         try:
             said = judge(state, seen, BOARD, rules)[1].calls if seen is not None else ()
-            same = seen is not None and _calls(true_calls) == _calls(said)
+            same = seen is not None and _calls(true_calls, state) == _calls(said, state)
         except KangleError:
             same, said = False, ()
         counts["calls"] += same
@@ -225,7 +246,7 @@ def main() -> None:
         if not same:
             flagged = any(c.confirm for c in said) or told
             counts["silent"] += not flagged
-            truth_said, camera_said = _calls(true_calls), _calls(said)
+            truth_said, camera_said = _calls(true_calls, state), _calls(said, state)
             differ = set((truth_said - camera_said) + (camera_said - truth_said))
             wrong_rules.update({rule for rule, _, _ in differ} or {"(no record)"})
             if args.gallery:
