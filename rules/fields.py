@@ -50,14 +50,12 @@ class Fields:
         return KangleError(f"{self.where}.{key} must be {expected}, not {_show(value)}")
 
     def number(self, key: str, default: Any = _REQUIRED) -> float:
-        """A finite number no larger than LARGEST either way."""
+        """A finite number no larger than LARGEST either way (``is_number``)."""
         value = self._get(key, default)
         if value is None and default is None:
             return None
         if not is_number(value):
-            raise self._bad(key, "a finite number", value)
-        if abs(value) > LARGEST:
-            raise self._bad(key, f"a number within ±{LARGEST:.0e}", value)
+            raise self._bad(key, f"a finite number within ±{LARGEST:g}", value)
         return float(value)
 
     def positive(self, key: str, default: Any = _REQUIRED) -> float:
@@ -131,9 +129,9 @@ class Fields:
 
 
 def is_number(value: Any) -> bool:
-    return (
-        not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
-    )
+    """A JSON or TOML number kangle can use: not a boolean, finite, within ±LARGEST."""
+    return (not isinstance(value, bool) and isinstance(value, int | float)
+            and math.isfinite(value) and abs(value) <= LARGEST)
 
 
 def as_point(value: Any, where: str) -> tuple[float, float]:

@@ -200,11 +200,14 @@ class Fuzzer:
             lines = source.splitlines()
             i = rng.randrange(len(lines))
             if "=" in lines[i] and not lines[i].lstrip().startswith("#"):
-                key = lines[i].split("=")[0]
+                key, old = lines[i].split("=", 1)
                 value = rng.choice(["-5", "0", "nan", "inf", "1e308", '"x"', "[]", "true",
                                     "-1e-9", "{}"])
                 lines[i] = f"{key}= {value}"
-                what, sure = f"line {i + 1}: {lines[i]}", value not in ("0", "-1e-9")
+                # surely wrong: a number made no number, or one no table has
+                numeric = old.split("#")[0].strip()[:1] in tuple("0123456789-.")
+                what = f"line {i + 1}: {lines[i]}"
+                sure = numeric and value in ("nan", "inf", "1e308", '"x"', "[]", "true", "{}")
             else:
                 del lines[i]
                 what, sure = f"line {i + 1} deleted", False

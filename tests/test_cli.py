@@ -256,6 +256,8 @@ def _mutated(tmp_path, source, path, value, name="in.json"):
      "after the shot was over"),
     ("judge-shot", "examples/demo-game/01-break.json", ["final", "RS", 1], -1e308,
      "within 10 m"),
+    ("monopolydeal", "examples/scores/monopolydeal.json", ["players", 2, "properties"], 1e308,
+     "card values"),
 ])
 def test_inputs_the_fuzzer_broke_are_refused(tmp_path, capsys, command, source, path, value,
                                             message):
