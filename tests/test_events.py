@@ -132,7 +132,7 @@ def random_scores(rng, seats):
 
 def test_a_64_player_rummikub_event_moves_the_top_two_and_ranks_by_wins_then_average(tmp_path):
     players = [f"P{i:02d}" for i in range(1, 65)]
-    comp = new(str(tmp_path / "cup.db"), "rummikub", players)
+    comp = new(str(tmp_path / "cup.db"), "rummikub", players, first_seating="list")
     rng = random.Random(64)
     seating = [players[4 * k:4 * k + 4] for k in range(16)]  # table k: 4k-3 … 4k
     played = {p: [] for p in players}
@@ -168,6 +168,22 @@ def test_a_64_player_rummikub_event_moves_the_top_two_and_ranks_by_wins_then_ave
     comp.close()
 
 
+def test_round_one_is_seated_by_a_seeded_draw_not_the_list_order(tmp_path):
+    players = [f"P{i:02d}" for i in range(1, 65)]
+    seatings = []
+    for k, seed in enumerate((0, 0, 1)):
+        comp = new(str(tmp_path / f"c{k}.db"), "rummikub", players, seed=seed)
+        seatings.append([sorted(s.seats) for s in comp.sheets(1)])
+        comp.close()
+    drawn, again, other = seatings
+    assert drawn == again != other  # the event's seed decides, reproducibly
+    assert sorted(p for t in drawn for p in t) == players and {len(t) for t in drawn} == {4}
+    # the listed order does not make the tables: the first four listed are not together
+    assert sorted(players[:4]) not in drawn
+    # the list's order favours nobody: P01-P16 spread over the tables, not on four of them
+    assert len({i for i, t in enumerate(drawn) for p in t if p <= "P16"}) > 8
+
+
 @pytest.mark.parametrize("data, message", [
     ({"round": 1, "table": 1, "scores": {"A": 10, "B": -5, "C": -5, "D": 1}}, "sum to 1"),
     ({"round": 1, "table": 1, "scores": {"A": 10, "B": -5, "C": -5, "E": 0}}, "seats A, B, C, D"),
@@ -175,14 +191,14 @@ def test_a_64_player_rummikub_event_moves_the_top_two_and_ranks_by_wins_then_ave
     ({"round": 1, "table": 3, "scores": {}}, "tables 1-2"),
 ])
 def test_rotating_refuses_entry_mistakes(tmp_path, data, message):
-    comp = new(str(tmp_path / "c.db"), "rummikub", list("ABCDEFGH"))
+    comp = new(str(tmp_path / "c.db"), "rummikub", list("ABCDEFGH"), first_seating="list")
     with pytest.raises(KangleError, match=message):
         comp.record("result", data, "ref")
     comp.close()
 
 
 def test_rotating_refuses_a_table_entered_twice_and_handles_withdrawal_and_late_entry(tmp_path):
-    comp = new(str(tmp_path / "c.db"), "rummikub", list("ABCDEFGH"))
+    comp = new(str(tmp_path / "c.db"), "rummikub", list("ABCDEFGH"), first_seating="list")
     r1 = {"round": 1, "table": 1, "scores": {"A": 15, "B": 5, "C": -10, "D": -10}}
     comp.record("result", r1, "ref")
     with pytest.raises(KangleError, match="already entered"):

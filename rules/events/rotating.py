@@ -38,8 +38,10 @@ NAME = "rotating"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "withdraw", "result", "draw")
 GAMES = ("rummikub",)
+# first_seating: "draw" seats round 1 by a seeded draw (the list's order favours nobody);
+# "list" seats the players in the order registered (an organiser's seeded list)
 DEFAULTS = {"game": "rummikub", "rounds": 3, "table_size": 4, "movers": 2, "top": 4,
-            "seed": 0, "zero_sum": True}
+            "seed": 0, "zero_sum": True, "first_seating": "draw"}
 
 
 @dataclass
@@ -56,7 +58,11 @@ def progress(settings: dict[str, Any], entries: list[Entry]) -> Progress:
     people = roster(entries)
     results = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "result"}
     draws = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "draw"}
-    seatings = {1: first_seating(people.active(1), settings["table_size"])}
+    first = people.active(1)
+    if settings.get("first_seating", "draw") == "draw":
+        cards = seeded_draw(settings["seed"], first, "first seating")
+        first = sorted(first, key=lambda p: -cards[p])
+    seatings = {1: first_seating(first, settings["table_size"])}
     blocked: list[tuple[int, int, list[str]]] = []
     for r in range(1, settings["rounds"]):
         tables = seatings[r]
@@ -79,8 +85,8 @@ def progress(settings: dict[str, Any], entries: list[Entry]) -> Progress:
 
 
 def first_seating(players: list[str], size: int) -> list[list[str]]:
-    """Tables of ``size`` in order; when the count does not divide, the last tables
-    get one fewer."""
+    """Tables of ``size`` in the players' order (drawn or as listed); when the count
+    does not divide, the last tables get one fewer."""
     if not players:
         return []
     count = math.ceil(len(players) / size)
