@@ -260,6 +260,15 @@ def sgs_result(a, b, winner):
             "camps": [camp(a, winner != a), camp(b, winner != b)]}
 
 
+def test_a_group_draw_that_would_decide_nothing_is_refused(tmp_path):
+    # 8 teams in 4 groups of 2 with 2 advancing: every group game would be for nothing
+    comp = new(str(tmp_path / "s8.db"), "sanguosha", [f"T{i}" for i in range(8)])
+    with pytest.raises(KangleError, match="decide nothing; this format needs at least 12"):
+        comp.draw(None)
+    assert not [e for e in comp.entries() if e.kind == "groups"]
+    comp.close()
+
+
 def test_groups_round_robin_knockout_and_best_of_three_final(tmp_path):
     teams = [f"T{i:02d}" for i in range(1, 17)]
     comp = new(str(tmp_path / "s.db"), "sanguosha", teams)

@@ -34,9 +34,16 @@ LATER = {"sf1": ("qf1", "qf2"), "sf2": ("qf3", "qf4")}
 
 
 def draw_groups(settings: dict[str, Any], teams: list[str]) -> dict[str, list[str]]:
+    """The seeded draw of the teams into the groups, refused where the group games
+    would decide nothing (a group no larger than the number that advance from it)."""
+    n, advance = settings["groups"], settings["advance"]
+    if len(teams) < n * (advance + 1):
+        raise KangleError(f"{len(teams)} teams in {n} groups with {advance} advancing from "
+                          f"each: some group would have no more than {advance} teams and "
+                          f"its games would decide nothing; this format needs at least "
+                          f"{n * (advance + 1)} teams")
     cards = seeded_draw(settings["seed"], teams, "groups")
     order = sorted(teams, key=lambda t: cards[t])
-    n = settings["groups"]
     return {LETTERS[g]: order[g::n] for g in range(n)}
 
 
