@@ -273,6 +273,10 @@ def test_groups_round_robin_knockout_and_best_of_three_final(tmp_path):
     teams = [f"T{i:02d}" for i in range(1, 17)]
     comp = new(str(tmp_path / "s.db"), "sanguosha", teams)
     comp.draw(None)
+    # before any game: no "tie" to decide, and the bracket says where its teams come from
+    notes = comp.standings().notes
+    assert not [n for n in notes if "tied" in n]
+    assert "qf1: A1 v B2 (group places, once the groups are complete)" in notes
     groups = next(e.data["groups"] for e in comp.entries() if e.kind == "groups")
     assert sorted(t for g in groups.values() for t in g) == teams
     strength = {t: i for i, t in enumerate(teams)}  # higher number always wins

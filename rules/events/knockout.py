@@ -105,7 +105,8 @@ def group_table(settings, entries, letter, teams) -> tuple[list[str], dict, list
         still = len({h2h(t, set(tied)) for t in tied}) < len(tied)
         if still and decision and set(tied) <= set(decision):
             tied.sort(key=decision.index)
-        elif still and len(tied) > 1:
+        elif still and len(tied) > 1 and len(results) == len(teams) * (len(teams) - 1) // 2:
+            # a tie is only a tie once every game of the group is played
             notes.append(f"group {letter}: {', '.join(tied)} tied on points and head-to-head: "
                          "enter a referee decision")
         order.extend(tied)
@@ -210,7 +211,7 @@ def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:
     slots, winners = _slots(settings, entries)
     bracket = []
     for slot in (*BRACKET, *LATER, "third", "final"):
-        teams = " v ".join(slots[slot]) if slots.get(slot) else "to be decided"
+        teams = " v ".join(slots[slot]) if slots.get(slot) else _pending(slot)
         bracket.append(f"{slot}: {teams}" + (f" — won by {winners[slot]}" if slot in winners
                                               else ""))
     rows = ()
@@ -222,8 +223,20 @@ def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:
         rows = tuple(Row(i + 1, t, {}) for i, t in enumerate((champion, second, third, fourth)))
     if not groups:
         notes.append("the groups are not drawn yet")
+    if not rows:
+        notes.append("final placings come with the final and the third-place match")
     return Standings("三国杀 3v3 — final placings", (), rows, (*notes, *bracket),
                      tuple(sections))
+
+
+def _pending(slot: str) -> str:
+    """Who will play a knockout match not yet known: where its teams come from."""
+    if slot in BRACKET:
+        (g1, p1), (g2, p2) = BRACKET[slot]
+        return f"{g1}{p1} v {g2}{p2} (group places, once the groups are complete)"
+    if slot in LATER:
+        return " v ".join(f"winner of {x}" for x in LATER[slot])
+    return f"the {'winners' if slot == 'final' else 'losers'} of sf1 and sf2"
 
 
 def sheets(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[ScoreSheet]:
