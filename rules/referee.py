@@ -113,7 +113,14 @@ class _Judgement:
 
     # -- helpers -----------------------------------------------------------------------
     def call(self, rule: str, kind: str, text: str, pieces=(), confirm=False) -> None:
-        self.calls.append(Call(rule, kind, text, tuple(pieces), confirm))
+        """Add a call; the same call twice (a 廢子 touching the same piece twice) is said
+        once, asking to confirm only if every time it was seen asks."""
+        new = Call(rule, kind, text, tuple(pieces), confirm)
+        for i, old in enumerate(self.calls):
+            if replace(old, confirm=confirm) == new:
+                self.calls[i] = replace(old, confirm=old.confirm and confirm)
+                return
+        self.calls.append(new)
 
     def foul(self, rule: str, text: str, pieces=(), shots: int = 1, confirm=False) -> None:
         """One foul per rule number: the same event stated twice is one penalty."""

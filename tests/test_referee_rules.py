@@ -455,6 +455,13 @@ def test_what_a_廢子_did_asks_to_confirm_where_that_contact_was_unsure():
     assert confirm["7.1"] and confirm["7.5"]
 
 
+def test_a_廢子_touching_the_same_piece_twice_makes_one_call():
+    state = put(put(started("red"), "R04", (0, -300)), "R06", (200, 0))
+    record = shot(contacts=[(0.1, "RS", "R04"), (0.3, "R04", "R06"), (0.5, "R04", "R06")])
+    calls = run(state, record)[2]
+    assert calls.count(("7.5", "info")) == 1
+
+
 # -- records that contradict the table -----------------------------------------
 @pytest.mark.parametrize(
     "record, message",
