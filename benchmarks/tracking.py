@@ -94,8 +94,7 @@ def _resident_bytes() -> int:
 
 
 # calls about pieces that left the table (6.3/9.1: and came back as a 小回), where which
-# of two like pieces it was
-# changes nothing (see _alike)
+# of two like pieces it was changes nothing (see _alike)
 _LEFT_THE_TABLE = ("5.1", "4.2", "6.5", "6.3/9.1")
 
 
