@@ -16,6 +16,7 @@ from kangle import (
     refereecmd,
     replaycmd,
     scorecmd,
+    servecmd,
     simcmd,
     tilescmd,
     visioncmd,
@@ -57,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     replaycmd.add_parser(sub, _F)
     scorecmd.add_parser(sub, _F)
     eventcmd.add_parser(sub, _F)
+    servecmd.add_parser(sub, _F)
     visioncmd.add_parsers(sub, _F)
     refereecmd.add_parser(sub, _F)
     tilescmd.add_parser(sub, _F)

@@ -101,6 +101,27 @@ class Competition:
         raise KangleError(f"the {self.event.format} format has no draw to make by command "
                           "(rotating events draw ties by themselves)")
 
+    @property
+    def takes_table_results(self) -> bool:
+        """Whether this format's results are entered table by table (``open_tables``)."""
+        return hasattr(self.format, "open_tables")
+
+    def open_tables(self) -> list[tuple[int, int, list[str]]]:
+        """(round, table, seats) whose result can be entered from the table now; empty
+        for a format whose results are not entered table by table."""
+        if not self.takes_table_results:
+            return []
+        return self.format.open_tables(self.settings, self.entries())
+
+    def record_table(self, round_no: int, table: int, scores: dict[str, float],
+                     by: str) -> list[Entry]:
+        """Record one table's result, checked like any entry (the round and table must
+        still be open: a result entered twice is refused)."""
+        if (round_no, table) not in {(r, t) for r, t, _ in self.open_tables()}:
+            raise KangleError(f"round {round_no} table {table} is not open for a result "
+                              "(already entered, or not seated yet)")
+        return self.record("result", self.format.result_entry(round_no, table, scores), by)
+
     def standings(self) -> Standings:
         return self.format.standings(self.settings, self.entries())
 

@@ -160,6 +160,19 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
             raise KangleError(f"the draw of round {key[0]} table {key[1]} is already entered")
 
 
+def open_tables(settings: dict[str, Any], entries: list[Entry]) -> list[tuple[int, int, list[str]]]:
+    """(round, table, seats) of every table seated whose result is not in yet: what
+    can be entered from the table now."""
+    state = progress(settings, entries)
+    return [(r, t, seats) for r, tables in sorted(state.seatings.items())
+            for t, seats in enumerate(tables, start=1) if (r, t) not in state.results]
+
+
+def result_entry(round_no: int, table: int, scores: dict[str, float]) -> dict[str, Any]:
+    """The entry data of one table's result (checked when recorded, as any entry)."""
+    return {"round": round_no, "table": table, "scores": scores}
+
+
 def pending_draws(settings: dict[str, Any], entries: list[Entry]) -> list[dict[str, Any]]:
     """Seeded draws for the ties that block the next seating (to be logged as entries)."""
     state = progress(settings, entries)

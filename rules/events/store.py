@@ -14,6 +14,7 @@ and the new entry are one atomic step, and two stations entering at once lose no
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,7 +24,13 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+)
 
 from rules.errors import KangleError
 
@@ -46,6 +53,12 @@ entries_table = sa.Table(
     sa.Column("entered_by", sa.String(100), nullable=False),
     sa.Column("entered_at", sa.String(40), nullable=False),
     sa.Column("supersedes", sa.Integer, nullable=True),
+)
+
+keys_table = sa.Table(  # each event's secret: the web station's table links derive from it
+    "kangle_keys", metadata,
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("kangle_events.id"), primary_key=True),
+    sa.Column("key", sa.String(64), nullable=False),
 )
 
 _SETUP_LOCK = 0x6B616E67  # PostgreSQL advisory lock key held while the schema is set up
@@ -150,6 +163,8 @@ class EventStore:
         of the user's entry."""
         try:
             yield
+        except IntegrityError:
+            raise  # a constraint two stations raced for: the caller reads again
         except (OperationalError, DBAPIError) as exc:
             reason = _reason(exc)
             if "locked" in reason or "busy" in reason:
@@ -164,23 +179,26 @@ class EventStore:
                      first: list[tuple[str, dict[str, Any]]] = (), by: str = "") -> EventInfo:
         """Create the event with its ``first`` entries (kind, data: the registrations),
         all in one transaction: a failure leaves no half-made event behind."""
-        with self._failing("write to", "no event was created"), self.engine.begin() as conn:
-            found = conn.execute(sa.select(events_table.c.id).where(
-                events_table.c.name == name)).first()
-            if found:
-                raise KangleError(f"an event named {name!r} already exists there")
-            now = _now()
-            result = conn.execute(events_table.insert().values(
-                name=name, format=format, settings=json.dumps(settings, ensure_ascii=False),
-                created_at=now))
-            event_id = result.inserted_primary_key[0]
-            if first:
-                conn.execute(entries_table.insert(), [
-                    dict(event_id=event_id, kind=kind, entered_by=by, entered_at=now,
-                         supersedes=None,
-                         data=json.dumps(data, ensure_ascii=False, sort_keys=True))
-                    for kind, data in first])
-            return EventInfo(event_id, name, format, settings)
+        try:
+            with self._failing("write to", "no event was created"), self.engine.begin() as conn:
+                found = conn.execute(sa.select(events_table.c.id).where(
+                    events_table.c.name == name)).first()
+                if found:
+                    raise KangleError(f"an event named {name!r} already exists there")
+                now = _now()
+                result = conn.execute(events_table.insert().values(
+                    name=name, format=format, settings=json.dumps(settings, ensure_ascii=False),
+                    created_at=now))
+                event_id = result.inserted_primary_key[0]
+                if first:
+                    conn.execute(entries_table.insert(), [
+                        dict(event_id=event_id, kind=kind, entered_by=by, entered_at=now,
+                             supersedes=None,
+                             data=json.dumps(data, ensure_ascii=False, sort_keys=True))
+                        for kind, data in first])
+                return EventInfo(event_id, name, format, settings)
+        except IntegrityError:  # another station made it between our look and our write
+            raise KangleError(f"an event named {name!r} already exists there") from None
 
     def event(self, name: str) -> EventInfo:
         with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
@@ -188,6 +206,24 @@ class EventStore:
         if row is None:
             raise KangleError(f"no event named {name!r} there: create it with `kangle event new`")
         return EventInfo(row.id, row.name, row.format, json.loads(row.settings))
+
+    def secret(self, event: EventInfo) -> bytes:
+        """The event's secret key (made the first time it is asked for, kept in the
+        store): what the web station's private table links are signed with. Never shown
+        in any page, entry or report."""
+        for _ in range(2):  # a second station may make it at the same moment: then read it
+            try:
+                with self._failing("write to", "nothing was changed"), \
+                        self.engine.begin() as conn:
+                    found = conn.execute(sa.select(keys_table.c.key).where(
+                        keys_table.c.event_id == event.id)).scalar()
+                    if found is None:
+                        found = secrets.token_hex(32)
+                        conn.execute(keys_table.insert().values(event_id=event.id, key=found))
+                    return bytes.fromhex(found)
+            except IntegrityError:
+                continue
+        raise KangleError("could not read the event's secret key: try again", exit_code=3)
 
     # -- entries -------------------------------------------------------------------------
     def entries(self, event: EventInfo) -> list[Entry]:

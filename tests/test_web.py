@@ -1,0 +1,92 @@
+"""The web station (web/, `kangle serve`): pages and table entry through the app itself
+(Starlette's test client: no network, no server process)."""
+
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from rules.events.competition import Competition
+from web.app import create_app, organiser_code
+from web.links import find_table, table_code
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+@pytest.fixture
+def cup(tmp_path):
+    where = str(tmp_path / "cup.db")
+    Competition.create(where, "rummikub", None, {}, [{"name": p} for p in PLAYERS],
+                       "test").close()
+    return where
+
+
+def links(where):
+    """Round 1's table links as the organiser's printed sheets give them."""
+    comp = Competition.open(where)
+    key = comp.store.secret(comp.event)
+    tables = comp.open_tables()
+    comp.close()
+    return key, {t: (table_code(key, r, t), seats) for r, t, seats in tables if r == 1}
+
+
+def test_a_table_enters_its_result_from_a_phone_and_the_standings_show_it(cup):
+    client = TestClient(create_app(cup))
+    key, tables = links(cup)
+    code, seats = tables[1]
+    page = client.get(f"/t/{code}")
+    assert page.status_code == 200 and all(s in page.text for s in seats)
+    # mistakes are said beside the form, and nothing is stored
+    bad = client.post(f"/t/{code}", data={"score-0": "30", "score-1": "-10",
+                                          "score-2": "-10", "score-3": "x"})
+    assert bad.status_code == 422 and "must be a number" in bad.text
+    bad = client.post(f"/t/{code}", data={f"score-{i}": "5" for i in range(4)})
+    assert bad.status_code == 422 and "sum to" in bad.text  # the event's own check
+    scores = {seats[0]: "30", seats[1]: "-10", seats[2]: "-10", seats[3]: "-10"}
+    ok = client.post(f"/t/{code}", data={f"score-{i}": scores[s] for i, s in enumerate(seats)})
+    assert ok.status_code == 200 and "recorded" in ok.text
+    # the link is spent: the table's result cannot be entered twice
+    assert client.get(f"/t/{code}").status_code == 404
+    part = client.get("/standings/part").text
+    assert seats[0] in part
+    data = client.get("/standings.json").json()
+    winner = next(r for r in data["rows"] if r["name"] == seats[0])
+    assert winner["rank"] == 1
+    # the player's page lists the entry behind the figure
+    assert "web: table 1" in client.get(f"/players/{seats[0]}").text
+
+
+def test_table_links_open_only_their_own_table_and_cannot_be_guessed(cup):
+    client = TestClient(create_app(cup))
+    key, tables = links(cup)
+    assert tables[1][0] != tables[2][0]
+    assert find_table(key, tables[2][0].upper()[:5] + "-" + tables[2][0][5:],
+                      [(1, 2, tables[2][1])]) is not None  # typed with a dash, in capitals
+    other_key = bytes(32)
+    assert table_code(other_key, 1, 1) != tables[1][0]
+    assert client.get("/t/aaaaaaaaaa").status_code == 404
+    typed = client.get("/enter", params={"code": tables[2][0][:5] + "-" + tables[2][0][5:]},
+                       follow_redirects=True)
+    assert typed.status_code == 200 and "table 2" in typed.text
+
+
+def test_the_printed_sheets_carry_each_tables_link_and_are_the_organisers_only(cup):
+    client = TestClient(create_app(cup))
+    key, tables = links(cup)
+    assert client.get("/o/wrongcode/sheets/1").status_code == 404
+    sheets = client.get(f"/o/{organiser_code(key)}/sheets/1")
+    assert sheets.status_code == 200
+    for code, seats in tables.values():
+        assert f"{code[:5]}-{code[5:]}" in sheets.text and "<svg" in sheets.text
+        assert all(s in sheets.text for s in seats)
+    assert "Round 1 — table 2" in sheets.text
+
+
+def test_names_are_shown_as_text_never_as_markup(tmp_path):
+    where = str(tmp_path / "x.db")
+    sly = '<script>alert("x")</script>'
+    Competition.create(where, "rummikub", None, {},
+                       [{"name": n} for n in (sly, "Bo", "Cy", "Di")], "t").close()
+    page = TestClient(create_app(where)).get("/").text
+    assert sly not in page and "&lt;script&gt;" in page
+    assert not re.search(r"<script>alert", page)

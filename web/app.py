@@ -1,0 +1,182 @@
+"""The web station's routes over one event store (a SQLite file or a database URL).
+
+Public, for anyone at the event: the standings (they follow new entries within two
+seconds without reloading), each player's page with the entries behind every figure.
+Private: each table's link (``/t/CODE``, printed on its score sheet as a QR code and as a
+short code to type at ``/enter``) opens a form for that table's result in that round
+only, checked exactly as `kangle event record` checks it; the organiser's link
+(``/o/CODE/…``, printed by `kangle serve`) opens the printable score sheets that carry
+the table links. Every page reads the store afresh, so several stations and the command
+line can enter results at once.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import segno
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from rules.errors import KangleError
+from rules.events.competition import Competition
+from web.links import find_table, spoken, table_code
+
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+POLL_MS = 2000  # how often an open standings page asks for news
+MAX_SCORE = 100_000  # no table's score in any supported game is this large
+
+
+def organiser_code(key: bytes) -> str:
+    """The organiser's private path segment (``/o/CODE/…``)."""
+    return table_code(key, 0, 0)
+
+
+def create_app(where: str) -> Starlette:
+    """The station for the event at ``where`` (as `kangle event` takes it)."""
+    Competition.open(where).close()  # refuse a missing event now, not on the first visit
+
+    def event() -> Competition:
+        return Competition.open(where)
+
+    def page(request: Request, template: str, status: int = 200, **context) -> Response:
+        return TEMPLATES.TemplateResponse(request, template, context, status_code=status)
+
+    def standings(request: Request) -> Response:
+        comp = event()
+        try:
+            return page(request, "standings.html", title=comp.event.name,
+                        standings=comp.standings(), poll_ms=POLL_MS)
+        finally:
+            comp.close()
+
+    def standings_part(request: Request) -> Response:
+        comp = event()
+        try:
+            return page(request, "standings_part.html", standings=comp.standings())
+        finally:
+            comp.close()
+
+    def standings_json(request: Request) -> Response:
+        comp = event()
+        try:
+            return JSONResponse(comp.standings().to_json())
+        finally:
+            comp.close()
+
+    def player(request: Request) -> Response:
+        name = request.path_params["name"]
+        comp = event()
+        try:
+            try:
+                entries = comp.trace(name)
+            except KangleError as exc:
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message=str(exc))
+            return page(request, "player.html", title=comp.event.name, name=name,
+                        entries=entries)
+        finally:
+            comp.close()
+
+    def enter(request: Request) -> Response:
+        code = request.query_params.get("code", "")
+        if code:
+            return RedirectResponse(f"/t/{''.join(ch for ch in code if ch.isalnum())}",
+                                    status_code=303)
+        return page(request, "enter.html", title="enter a result")
+
+    async def table(request: Request) -> Response:
+        form = await request.form(max_files=0, max_fields=50) if request.method == "POST" \
+            else None
+        return await run_in_threadpool(_table, request, form)
+
+    def _table(request: Request, form) -> Response:
+        """The table's form (GET), or its result entered (POST: ``form``)."""
+        comp = event()
+        try:
+            found = find_table(comp.store.secret(comp.event), request.path_params["code"],
+                               comp.open_tables())
+            if found is None:
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message="No open table has this code: its result is already "
+                                    "in, or the code is mistyped. Ask the organiser.")
+            round_no, number, seats = found
+            if form is None:
+                return page(request, "table.html", title=comp.event.name, round_no=round_no,
+                            table=number, seats=seats, values=dict.fromkeys(seats, ""),
+                            error=None)
+            values = {seat: str(form.get(f"score-{i}", "")).strip()[:20]
+                      for i, seat in enumerate(seats)}
+            scores, error = _scores(values)
+            if error is None:
+                try:
+                    comp.record_table(round_no, number, scores, by=f"web: table {number}")
+                except KangleError as exc:
+                    error = str(exc)
+            if error is not None:
+                return page(request, "table.html", 422, title=comp.event.name,
+                            round_no=round_no, table=number, seats=seats, values=values,
+                            error=error)
+            return page(request, "message.html", title=comp.event.name,
+                        message=f"Round {round_no}, table {number}: the result is recorded. "
+                                "The standings show it now.", link="/")
+        finally:
+            comp.close()
+
+    def sheets(request: Request) -> Response:
+        comp = event()
+        try:
+            key = comp.store.secret(comp.event)
+            if request.path_params["code"] != organiser_code(key):
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message="Not found.")
+            round_no = request.path_params["round"]
+            try:
+                sheets = comp.sheets(round_no)
+            except KangleError as exc:
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message=str(exc))
+            base = str(request.base_url).rstrip("/")
+            cards = []
+            for number, sheet in enumerate(sheets, start=1):
+                card = {"sheet": sheet}
+                if comp.takes_table_results:  # else results go in by `kangle event record`
+                    code = table_code(key, round_no, number)
+                    link = f"{base}/t/{code}"
+                    card.update(link=link, code=spoken(code),
+                                qr=segno.make(link, error="m").svg_inline(scale=3))
+                cards.append(card)
+            return page(request, "sheets.html", title=comp.event.name, round_no=round_no,
+                        cards=cards, enter=f"{base}/enter")
+        finally:
+            comp.close()
+
+    return Starlette(routes=[
+        Route("/", standings),
+        Route("/standings/part", standings_part),
+        Route("/standings.json", standings_json),
+        Route("/players/{name}", player),
+        Route("/enter", enter),
+        Route("/t/{code}", table, methods=["GET", "POST"]),
+        Route("/o/{code}/sheets/{round:int}", sheets),
+    ])
+
+
+def _scores(values: dict[str, str]) -> tuple[dict[str, float], str | None]:
+    """The typed scores as numbers, or what is wrong with them (said beside the form)."""
+    scores: dict[str, float] = {}
+    for seat, text in values.items():
+        try:
+            value = float(text)
+        except ValueError:
+            return {}, f"{seat}'s score must be a number, not {text!r}" if text else \
+                f"{seat}'s score is missing"
+        if not math.isfinite(value) or abs(value) > MAX_SCORE:
+            return {}, f"{seat}'s score {text} is not a score of this game"
+        scores[seat] = int(value) if value.is_integer() else value
+    return scores, None
