@@ -8,7 +8,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image
 
 from calibration.intrinsics import calibrate_camera, default_intrinsics, load_intrinsics
 from calibration.profile import Calibration
@@ -16,56 +15,7 @@ from calibration.venue import SIDES, calibrate_board
 from rules.board import load_board
 from rules.errors import KangleError
 from vision.detect import Detector
-
-MAX_PIXELS = 100_000_000  # a 100-megapixel photo is beyond any phone or webcam
-MIN_SIDE = 32  # pixels: nothing kangle looks for fits in less
-
-
-def read_image(path: str, halve_above: int | None = None) -> tuple[np.ndarray, float]:
-    """The one way kangle opens a picture: the image (BGR) and the factor from its pixels
-    to the file's. A picture of more than ``halve_above`` pixels is decoded at half size
-    (a 12-megapixel phone photo decodes four times faster so). Missing, a folder, empty,
-    not an image, absurdly large (checked from its header before decoding), truncated or
-    too small: each gets its own message (KangleError, exit 2)."""
-    file = Path(path)
-    if not file.exists():
-        raise KangleError(f"{path} does not exist")
-    if not file.is_file():
-        raise KangleError(f"{path} is not a file")
-    if file.stat().st_size == 0:
-        raise KangleError(f"{path} is empty (0 bytes)")
-    try:
-        with Image.open(file) as header:  # reads the size only
-            width, height = header.size
-            kind = header.format
-    except (OSError, ValueError, Image.DecompressionBombError):
-        width = height = kind = None  # not an image PIL knows: OpenCV may still read it
-    if _truncated(file, kind):
-        raise KangleError(f"{path} is truncated (the {kind} file ends before the picture does): "
-                          "copy it again from the camera or phone")
-    if width is not None and width * height > MAX_PIXELS:
-        raise KangleError(f"{path} is {width}x{height} pixels, more than "
-                          f"{MAX_PIXELS // 1_000_000} megapixels: resize it first")
-    halve = halve_above is not None and width is not None and width * height > halve_above
-    image = cv2.imread(str(file), cv2.IMREAD_REDUCED_COLOR_2 if halve else cv2.IMREAD_COLOR)
-    if image is None:
-        what = "truncated or damaged" if width is not None else "not an image kangle can read"
-        raise KangleError(f"{path} is {what} (PNG, JPEG, …)")
-    if min(image.shape[:2]) < MIN_SIDE:
-        raise KangleError(f"{path} is {image.shape[1]}x{image.shape[0]} pixels: too small to "
-                          f"find anything in (at least {MIN_SIDE} on each side)")
-    return image, (max(width, height) / max(image.shape[:2]) if halve else 1.0)
-
-
-def _truncated(file: Path, kind: str | None) -> bool:
-    """Whether a JPEG or PNG file stops before its end marker (a copy cut short, which
-    OpenCV would decode with its bottom part grey)."""
-    if kind not in ("JPEG", "PNG"):
-        return False
-    with file.open("rb") as f:
-        f.seek(max(0, file.stat().st_size - 64))
-        tail = f.read()
-    return (b"\xff\xd9" if kind == "JPEG" else b"IEND") not in tail
+from vision.photo import read_image
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
