@@ -90,3 +90,34 @@ def test_names_are_shown_as_text_never_as_markup(tmp_path):
     page = TestClient(create_app(where)).get("/").text
     assert sly not in page and "&lt;script&gt;" in page
     assert not re.search(r"<script>alert", page)
+
+
+def test_a_rummikub_table_scores_from_photos_of_the_tiles_checked_by_a_person(cup):
+    client = TestClient(create_app(cup))
+    _, tables = links(cup)
+    code, seats = tables[1]
+    photo = open("examples/tiles/rows.jpg", "rb").read()
+    # the second player's tiles photographed: read, drawn over the photo, typed out
+    read = client.post(f"/t/{code}/hands", data={"action": "read", "melded-0": "on",
+                                                   "melded-1": "on", "melded-2": "on",
+                                                   "melded-3": "on"},
+                       files={"photo-1": ("hand.jpg", photo, "image/jpeg")})
+    assert read.status_code == 200 and "data:image/jpeg;base64," in read.text
+    field = re.search(r'name="tiles-1" value="([^"]*)"', read.text).group(1)
+    assert sorted(field.split()) == sorted("K6 K7 K8 K9 O7 R7 B8 R8 O8 O2 O3 J R1 O1 B1".split())
+    # a broken photo is said beside its player, the others are kept
+    bad = client.post(f"/t/{code}/hands", data={"action": "read", "tiles-1": field},
+                      files={"photo-2": ("x.jpg", photo[:5000], "image/jpeg")})
+    assert "truncated" in bad.text and field in bad.text
+    # a doubtful tile still marked ? is not scored
+    doubt = client.post(f"/t/{code}/hands", data={"action": "score", "tiles-1": "R7?",
+                                                  "melded-1": "on"})
+    assert doubt.status_code == 422 and "not checked yet" in doubt.text
+    # checked: the first player went out, the hands scored by the Rummikub rules
+    hands = {"action": "score", "tiles-0": "", "tiles-1": field, "tiles-2": "R5",
+             "tiles-3": "B2 B3", **{f"melded-{i}": "on" for i in range(4)}}
+    done = client.post(f"/t/{code}/hands", data=hands)
+    assert done.status_code == 200 and "recorded" in done.text
+    assert f"{seats[0]}: 116" in done.text  # the others' 106 + 5 + 5
+    scores = {r["name"]: r for r in client.get("/standings.json").json()["rows"]}
+    assert scores[seats[0]]["rank"] == 1

@@ -18,6 +18,7 @@ from pathlib import Path
 import segno
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -25,11 +26,13 @@ from starlette.templating import Jinja2Templates
 
 from rules.errors import KangleError
 from rules.events.competition import Competition
+from web.hands import SeatHand, read_photo, score_hands
 from web.links import find_table, spoken, table_code
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 POLL_MS = 2000  # how often an open standings page asks for news
 MAX_SCORE = 100_000  # no table's score in any supported game is this large
+MAX_PHOTO = 20_000_000  # bytes: a phone photo is a few megabytes
 
 
 def organiser_code(key: bytes) -> str:
@@ -106,10 +109,12 @@ def create_app(where: str) -> Starlette:
                             message="No open table has this code: its result is already "
                                     "in, or the code is mistyped. Ask the organiser.")
             round_no, number, seats = found
+            rummikub = comp.settings.get("game") == "rummikub"
+            hands = {seat: SeatHand() for seat in seats}
             if form is None:
                 return page(request, "table.html", title=comp.event.name, round_no=round_no,
                             table=number, seats=seats, values=dict.fromkeys(seats, ""),
-                            error=None)
+                            error=None, hands=hands, rummikub=rummikub)
             values = {seat: str(form.get(f"score-{i}", "")).strip()[:20]
                       for i, seat in enumerate(seats)}
             scores, error = _scores(values)
@@ -121,10 +126,54 @@ def create_app(where: str) -> Starlette:
             if error is not None:
                 return page(request, "table.html", 422, title=comp.event.name,
                             round_no=round_no, table=number, seats=seats, values=values,
-                            error=error)
+                            error=error, hands=hands, rummikub=rummikub)
             return page(request, "message.html", title=comp.event.name,
                         message=f"Round {round_no}, table {number}: the result is recorded. "
                                 "The standings show it now.", link="/")
+        finally:
+            comp.close()
+
+    async def hands(request: Request) -> Response:
+        form = await request.form(max_files=8, max_fields=50, max_part_size=MAX_PHOTO)
+        photos = {}
+        for key, value in form.multi_items():
+            if key.startswith("photo-") and isinstance(value, UploadFile) and value.filename:
+                photos[key] = (await value.read(MAX_PHOTO + 1), value.filename)
+        return await run_in_threadpool(_hands, request, form, photos)
+
+    def _hands(request: Request, form, photos: dict[str, tuple[bytes, str]]) -> Response:
+        """The table's result from the tiles left: photos read and shown back to check
+        (``action=read``), or the checked hands scored and recorded (``action=score``)."""
+        comp = event()
+        try:
+            found = find_table(comp.store.secret(comp.event), request.path_params["code"],
+                               comp.open_tables())
+            if found is None or comp.settings.get("game") != "rummikub":
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message="No open Rummikub table has this code.")
+            round_no, number, seats = found
+            held = {seat: SeatHand(str(form.get(f"tiles-{i}", ""))[:300].strip(),
+                                   form.get(f"melded-{i}") is not None)
+                    for i, seat in enumerate(seats)}
+            error = None
+            if form.get("action") == "score":
+                try:
+                    scores, lines = score_hands(held)
+                    comp.record_table(round_no, number, scores, by=f"web: table {number}")
+                except KangleError as exc:
+                    error = str(exc)
+                else:
+                    return page(request, "message.html", title=comp.event.name,
+                                message=f"Round {round_no}, table {number}: the result is "
+                                        "recorded.", lines=lines, link="/")
+            else:
+                for i, seat in enumerate(seats):
+                    if f"photo-{i}" in photos:
+                        read_photo(*photos[f"photo-{i}"], held[seat])
+            return page(request, "table.html", 422 if error else 200, title=comp.event.name,
+                        round_no=round_no, table=number, seats=seats,
+                        values=dict.fromkeys(seats, ""), error=None, hands=held,
+                        hands_error=error, rummikub=True)
         finally:
             comp.close()
 
@@ -163,6 +212,7 @@ def create_app(where: str) -> Starlette:
         Route("/players/{name}", player),
         Route("/enter", enter),
         Route("/t/{code}", table, methods=["GET", "POST"]),
+        Route("/t/{code}/hands", hands, methods=["POST"]),
         Route("/o/{code}/sheets/{round:int}", sheets),
     ])
 
