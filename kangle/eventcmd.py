@@ -7,10 +7,12 @@ import json
 from pathlib import Path
 
 from rules.errors import KangleError
-from rules.events import report
+from rules.events import kinghill, report
 from rules.events.competition import KINDS, Competition
 from rules.events.formats import FORMATS
 from rules.events.store import in_force
+from rules.game import replay
+from rules.gamelog import GameLog
 from rules.games.registry import GAMES
 from rules.jsonfile import parse_json, read_json, read_text
 
@@ -66,10 +68,31 @@ def cmd_event(args: argparse.Namespace) -> int:
 
 
 def _record(comp: Competition, args) -> int:
-    data = _data(args)
+    data = _from_game(comp, args) if args.from_game else _data(args)
     for e in comp.record(args.kind, data, args.by):
         print(f"recorded entry {e.seq}: {e.kind} by {e.by}")
     return 0
+
+
+def _from_game(comp: Competition, args) -> dict:
+    """A match entry from a finished game log (`kangle game`), for a king of the hill."""
+    if comp.event.format != "kinghill" or args.kind != "match":
+        raise KangleError("--from-game enters a 康樂棋 game as a match of a king-of-the-hill "
+                          "event: kangle event record EVENT match --from-game GAME.db")
+    log = GameLog(args.from_game)
+    try:
+        view = replay(log.entries())
+    finally:
+        log.close()
+    if view.state.phase != "over":
+        raise KangleError(f"the game in {args.from_game} is not over yet: finish it first")
+    setup, result = view.setup, view.state.result
+    data = kinghill.match_from_game(in_force(comp.store.entries(comp.event)), setup.red,
+                                    setup.black,
+                                    setup.name(result.winner) if result.winner else None,
+                                    str(args.from_game))
+    print(f"{args.from_game}: {setup.red} (red) v {setup.black} (black), {result.text}")
+    return data
 
 
 def _correct(comp: Competition, args) -> int:
@@ -183,6 +206,8 @@ def add_parser(sub, formatter) -> None:
     r.add_argument("kind", choices=KINDS)
     r.add_argument("--data", help="the entry as JSON")
     r.add_argument("--file", help="the entry in a JSON file")
+    r.add_argument("--from-game", metavar="GAME.db",
+                   help="king of the hill: the match is this finished game log's")
     c = action("correct", "record a correction that replaces an earlier entry",
                "kangle event correct cup.db 17 --file fixed.json")
     c.add_argument("seq", type=int, help="the entry to replace (see `kangle event log`)")

@@ -292,3 +292,29 @@ def test_states_profiles_and_event_entries_the_fuzzer_broke_are_refused(tmp_path
                            f'{{"round": 1, "table": {table}, "scores": '
                            '{"A": 30, "B": -10, "C": -10, "D": -10}}')
         assert code == 2 and "tables 1-1" in err
+
+
+def test_a_finished_game_log_is_entered_as_a_king_of_the_hill_match(tmp_path, capsys):
+    def game(name, red, black, loser):
+        path = str(tmp_path / name)
+        run(capsys, "game", "new", path, "--red", red, "--black", black)
+        run(capsys, "game", "lag", path, "--first", loser)
+        # the loser gives up every piece (棄子, rule 8.4): the other wins
+        pieces = [f"{loser[0].upper()}{i:02d}" for i in range(1, 17)]
+        assert run(capsys, "game", "discard", path, *pieces)[0] == 0
+        return path
+
+    hill = str(tmp_path / "hill.db")
+    run(capsys, "event", "new", hill, "--game", "kangle", "--player", "Ann", "--player", "Bo",
+        "--player", "Cy")
+    unfinished = str(tmp_path / "open.db")
+    run(capsys, "game", "new", unfinished, "--red", "Ann", "--black", "Bo")
+    code, _, err = run(capsys, "event", "record", hill, "match", "--from-game", unfinished)
+    assert code == 2 and "not over yet" in err
+    first = game("g1.db", "Ann", "Bo", "red")  # red Ann discards everything: Bo wins
+    code, out, _ = run(capsys, "event", "record", hill, "match", "--from-game", first)
+    assert code == 0 and "recorded entry" in out
+    assert "holds the stage now: Bo" in run(capsys, "event", "standings", hill)[1]
+    wrong = game("g2.db", "Ann", "Cy", "red")  # Bo, who holds the stage, did not play
+    code, _, err = run(capsys, "event", "record", hill, "match", "--from-game", wrong)
+    assert code == 2 and "Bo holds the stage" in err

@@ -27,6 +27,24 @@ def holder(entries: list[Entry]) -> str | None:
     return matches[-1].data["winner"] if matches else None
 
 
+def match_from_game(entries: list[Entry], red: str, black: str, winner: str | None,
+                    source: str) -> dict[str, Any]:
+    """A finished 康樂棋 game (its players' names and the winner's, from its game log
+    ``source``) as a match entry: the player who holds the stage is the holder. The
+    first match of the event has no holder yet: red (who shot first or won the lag's
+    choice) is taken as the holder and the caller says so."""
+    if winner is None:
+        raise KangleError(f"the game in {source} ended in a draw: a match on the stage needs "
+                          "a winner (play the deciding game and enter that log)")
+    now = holder(entries)
+    if now is not None and now not in (red, black):
+        raise KangleError(f"{now} holds the stage but the game in {source} is {red} v "
+                          f"{black}: enter the game {now} played")
+    first = now or red
+    return {"holder": first, "challenger": black if first == red else red, "winner": winner,
+            "game": source}
+
+
 def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     check_register(entries, new)
     if new.kind != "match":
