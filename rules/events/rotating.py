@@ -1,6 +1,7 @@
 """Rotating tables (Rummikub, seed 000 / game-scoring.md §1 Tournament).
 
-Round 1: table k seats players 4k-3 … 4k (registration order). After each game the
+Round 1: the players are seated by a seeded draw (the event's seed; or, with
+first_seating = "list", table k seats the 4k-3th … 4kth registered). After each game the
 top 2 of each table (highest score) move to the next table; the last table's top 2
 move to table 1. A tie for a moving place is decided by drawing numbered cards
 (highest moves): kangle draws them reproducibly and logs the draw, or a referee
