@@ -115,10 +115,12 @@ def _game_parser(sub) -> None:
     lag.add_argument("--red-mm", type=float, help="red striker's distance from the centre, mm")
     lag.add_argument("--black-mm", type=float, help="black striker's distance, mm")
     lag.add_argument("--first", choices=("red", "black"), help="or: the referee's decision")
-    shot = action("shot", "judge and record one shot", "kangle game shot final.db shot.json "
-                                                      "--body-touch")
-    shot.add_argument("shot", help="shot record (JSON) from the simulator, camera or by hand; "
-                                   "- reads it from standard input")
+    shot = action("shot", "judge and record one shot",
+                  "kangle game shot final.db \"xB05 B05>NW\"\n"
+                  "  kangle game shot final.db shot.json --body-touch")
+    shot.add_argument("shot", help="the shot in notation, quoted (\"xB05 B05>NW\": see "
+                                   "docs/notation.md), or a shot record (JSON file) from the "
+                                   "simulator or camera; - reads JSON from standard input")
     shot.add_argument("--cue-tip-foul", action="store_true", help="4.3 not struck with the tip")
     shot.add_argument("--own-cue", action="store_true", help="5.2 striker hit the shooter's cue")
     shot.add_argument("--pivot", action="store_true", help="5.6 cue pivot crossed the side")
@@ -140,6 +142,8 @@ def _game_parser(sub) -> None:
     show = action("show", "every entry with its calls, and the table now",
                   "kangle game show final.db --json")
     show.add_argument("--json", action="store_true", help="state and rulings as JSON")
+    show.add_argument("--notation", action="store_true",
+                      help="every shot as one line of shot notation (docs/notation.md)")
     action("state", "print the current table state as JSON", "kangle game state final.db")
 
 

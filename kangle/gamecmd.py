@@ -12,9 +12,10 @@ from kangle.present import entry_title, history_lines, ruling_lines, table_line
 from rules.board import SHIPPED as BOARD_DIR
 from rules.board import load_board
 from rules.errors import KangleError
-from rules.game import GameView, Setup, confirmation, lag, replay
+from rules.game import GameView, Setup, apply, confirmation, lag, replay
 from rules.gamelog import GameLog
 from rules.jsonfile import dumps, read_json
+from rules.notation import parse_shot, write_shot
 from rules.profile_files import read_profile
 from rules.referee import judge
 from rules.rule_profile import SHIPPED as RULES_DIR
@@ -69,6 +70,8 @@ def cmd_game(args: argparse.Namespace) -> int:
             view = replay(log.entries())
             if args.action == "state":
                 print(dumps(view.state.to_json()), end="")
+            elif args.notation:
+                print("\n".join(notation_lines(view)))
             elif args.json:
                 print(dumps({"state": view.state.to_json(),
                              "rulings": [r.to_json() for _, r in view.history]}), end="")
@@ -109,19 +112,14 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
             raise KangleError("give --first COLOUR, or both --red-mm and --black-mm")
         return lambda view: ("lag", {"red_mm": args.red_mm, "black_mm": args.black_mm})
     if args.action == "shot":
+        if args.shot != "-" and not Path(args.shot).exists() and not args.shot.endswith(
+                ".json"):  # a line of shot notation, judged against the table as it is
+            line = " ".join([args.shot, *_foul_tokens(args)])
+            return lambda view: ("shot", parse_shot(line, view.state,
+                                                    view.setup.board).to_json())
         data = read_json(args.shot, "shot record")
         ShotRecord.from_json(data)
-        referee = dict(data.get("referee") or {})
-        for flag, key in (("cue_tip_foul", "cue_tip_foul"), ("own_cue", "own_cue_hit"),
-                          ("pivot", "pivot_foul"), ("body_touch", "body_touch")):
-            if getattr(args, flag):
-                referee[key] = True
-        if args.cue_swept:
-            referee["cue_swept"] = sorted(set(referee.get("cue_swept", [])) |
-                                          set(args.cue_swept))
-        data = dict(data, referee=referee)
-        data.pop("trajectory", None)  # the log keeps what the rules need
-        return lambda view: ("shot", data)
+        return lambda view: ("shot", _with_flags(args, data))
     if args.action == "discard":
         return lambda view: ("discard", {"player": view.state.turn or "", "pieces": args.pieces})
     if args.action == "timeout":
@@ -129,6 +127,43 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
     if args.action == "confirm":
         return lambda view: confirmation(view, args.entry, args.reject)
     return _undo
+
+
+def notation_lines(view: GameView) -> list[str]:
+    """Every shot of the game in shot notation (the line typed, or the record written
+    as one), numbered by log entry: what a game record file or a commentator shows."""
+    board = view.setup.board
+    state, lines = initial_state(board), []
+    for entry, _ in view.history:
+        if entry.kind == "shot":
+            record = ShotRecord.from_json(entry.data)
+            line = record.notation or write_shot(record, state, board)
+            lines.append(f"#{entry.seq} {record.shooter}: {line}")
+        if entry.kind != "confirm":
+            state = apply(state, entry, view.setup)[0]
+    return lines
+
+
+def _foul_tokens(args: argparse.Namespace) -> list[str]:
+    """The referee-only fouls given as options, as notation tokens."""
+    tokens = [token for flag, token in (("cue_tip_foul", "!tip"), ("own_cue", "!cue"),
+                                        ("pivot", "!pivot"), ("body_touch", "!body"))
+              if getattr(args, flag)]
+    return tokens + ([f"!swept={','.join(args.cue_swept)}"] if args.cue_swept else [])
+
+
+def _with_flags(args: argparse.Namespace, data: dict) -> dict:
+    """A shot record's JSON with the referee-only fouls given as options added."""
+    referee = dict(data.get("referee") or {})
+    for flag, key in (("cue_tip_foul", "cue_tip_foul"), ("own_cue", "own_cue_hit"),
+                      ("pivot", "pivot_foul"), ("body_touch", "body_touch")):
+        if getattr(args, flag):
+            referee[key] = True
+    if args.cue_swept:
+        referee["cue_swept"] = sorted(set(referee.get("cue_swept", [])) | set(args.cue_swept))
+    data = dict(data, referee=referee)
+    data.pop("trajectory", None)  # the log keeps what the rules need
+    return data
 
 
 def _undo(view: GameView) -> tuple[str, dict]:

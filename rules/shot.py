@@ -123,6 +123,7 @@ class ShotRecord:
     duration: float = 0.0
     trajectory: dict[str, tuple[tuple[float, float, float], ...]] | None = None
     table: dict[str, tuple[float, float]] | None = None
+    notation: str | None = None  # the line a referee typed, when it came from one
 
     # -- questions the referee engine asks ----------------------------------------------
     def contacts_of(self, piece: str) -> list[Contact]:
@@ -165,6 +166,8 @@ class ShotRecord:
         }
         if self.table is not None:
             data["table"] = {k: [mm(x), mm(y)] for k, (x, y) in sorted(self.table.items())}
+        if self.notation is not None:
+            data["notation"] = self.notation
         if self.trajectory is not None:
             data["trajectory"] = {
                 k: [[_s(t), mm(x), mm(y)] for t, x, y in samples]
@@ -203,6 +206,7 @@ class ShotRecord:
             duration=f.nonneg("duration", 0.0),
             trajectory=_read_trajectory(f.raw("trajectory", None)),
             table=_read_final(f.table("table")) if f.has("table") else None,
+            notation=f.text("notation", None),
         )
         f.done()
         record.check()

@@ -318,3 +318,19 @@ def test_a_finished_game_log_is_entered_as_a_king_of_the_hill_match(tmp_path, ca
     wrong = game("g2.db", "Ann", "Cy", "red")  # Bo, who holds the stage, did not play
     code, _, err = run(capsys, "event", "record", hill, "match", "--from-game", wrong)
     assert code == 2 and "Bo holds the stage" in err
+
+
+def test_shots_typed_in_notation_and_every_shot_shown_in_it(tmp_path, capsys):
+    game = str(tmp_path / "g.db")
+    run(capsys, "game", "new", game, "--red", "Ann", "--black", "Bo")
+    run(capsys, "game", "lag", game, "--first", "red")
+    assert run(capsys, "game", "shot", game, SHOT)[0] == 0  # a simulator's record (JSON)
+    code, out, _ = run(capsys, "game", "shot", game, "xB05 B05>NW")
+    assert code == 0 and "5.1" in out
+    code, _, err = run(capsys, "game", "shot", game, "xB05 B05>QQ")
+    assert code == 2 and "not a shot notation token" in err
+    code, out, _ = run(capsys, "game", "shot", game, "x- S^", "--pivot")
+    assert code == 0 and "5.4" in out and "5.6" in out
+    lines = run(capsys, "game", "show", game, "--notation")[1].splitlines()
+    assert lines[0].startswith("#3 red: x") and lines[1:] == [
+        "#4 red: xB05 B05>NW", "#5 red: x- S^ !pivot"]
