@@ -132,6 +132,11 @@ def _game_parser(sub) -> None:
     action("timeout", "no shot within the shot clock (4.2)", "kangle game timeout final.db")
     action("undo", "cancel the last entry in force (stored as a new entry)",
            "kangle game undo final.db")
+    void = action("void", "take a wrong entry out of the game (stored as a new entry): the "
+                          "way to mend a log whose entry cannot be applied",
+                  "kangle game void final.db 12 --reason \"entered twice\"")
+    void.add_argument("entry", type=int, help="the entry number (#N in `game show`)")
+    void.add_argument("--reason", help="why (kept in the log)")
     conf = action("confirm", "confirm the calls marked [CONFIRM] (they rest on something the "
                              "camera was not sure of), or reject them",
                   "kangle game confirm final.db 7")

@@ -67,7 +67,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     log = GameLog(args.game)
     try:
         if args.action in ("show", "state"):
-            view = replay(log.entries())
+            view = replay(log.entries(), tolerant=True)
             if args.action == "state":
                 print(dumps(view.state.to_json()), end="")
             elif args.notation:
@@ -88,6 +88,9 @@ def cmd_game(args: argparse.Namespace) -> int:
         elif entry.kind == "undo":
             undone = written.before.history[-1][0]
             print(f"undone: entry #{undone.seq} ({undone.kind})")
+        elif entry.kind == "void":
+            print(f"voided: entry #{entry.data['entry']} no longer counts; the game is "
+                  "recomputed without it")
         elif entry.kind == "confirm":
             waiting = written.after.unconfirmed()
             print(f"confirmed: the calls of entry #{entry.data['entry']} stand"
@@ -126,6 +129,8 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
         return lambda view: ("timeout", {"player": view.state.turn or ""})
     if args.action == "confirm":
         return lambda view: confirmation(view, args.entry, args.reject)
+    if args.action == "void":
+        return lambda view: ("void", {"entry": args.entry, "reason": args.reason})
     return _undo
 
 

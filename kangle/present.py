@@ -57,10 +57,18 @@ def history_lines(view: GameView) -> list[str]:
             lines.append(f"#{entry.seq} confirm — the referee confirmed the calls of "
                          f"#{entry.data['entry']}")
             continue
+        if entry.kind == "void":
+            lines.append(f"#{entry.seq} void — entry #{entry.data['entry']} does not count"
+                         + (f" ({entry.data['reason']})" if entry.data.get("reason") else ""))
+            continue
         lines.extend(ruling_lines(ruling, entry_title(entry.seq, entry.kind, ruling),
                                   view.confirmed.get(entry.seq)))
     if view.undone:
         lines.append(f"(undone entries: {', '.join(map(str, view.undone))})")
+    if view.fault:
+        seq, why = view.fault
+        lines.append(f"  ! entry #{seq} cannot be applied: {why}. The game stops before it: "
+                     f"void it (`kangle game void GAME {seq}`) and enter what happened")
     waiting = view.unconfirmed()
     if waiting:
         lines.append(f"  waiting for the referee to confirm: {', '.join(f'#{n}' for n in waiting)}")

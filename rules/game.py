@@ -23,7 +23,7 @@ from rules.shot import ShotRecord
 from rules.state import POCKETED, Piece, TableState, initial_state
 from rules.turns import pass_shot, settle
 
-ENTRY_KINDS = ("new", "lag", "shot", "discard", "timeout", "undo", "confirm")
+ENTRY_KINDS = ("new", "lag", "shot", "discard", "timeout", "undo", "confirm", "void")
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,9 @@ class GameView:
     undone: list[int] = field(default_factory=list)
     last: int = 0
     confirmed: dict[int, int] = field(default_factory=dict)
+    # the first entry in force that cannot be applied (a log broken before writes were
+    # checked in one transaction), and why: the game stops before it until it is voided
+    fault: tuple[int, str] | None = None
 
     def unconfirmed(self) -> list[int]:
         """Entries in force with a call that asks the referee to confirm it, not yet
@@ -97,8 +100,11 @@ class GameView:
                 if r.needs_confirmation and e.seq not in self.confirmed]
 
 
-def replay(entries: list[Entry]) -> GameView:
-    """Recompute the game from its log. Raises KangleError if the log is not a game."""
+def replay(entries: list[Entry], tolerant: bool = False) -> GameView:
+    """Recompute the game from its log. Raises KangleError if the log is not a game, or
+    (unless ``tolerant``) if an entry in force cannot be applied; a tolerant replay
+    stops before that entry and names it in ``fault``. A ``void`` entry takes the entry
+    it names out of the game (the way to mend such a log)."""
     if not entries or entries[0].kind != "new":
         raise KangleError("this log does not start with a 'new' entry: it is not a kangle game")
     setup = Setup.from_entry(entries[0].data)
@@ -114,9 +120,16 @@ def replay(entries: list[Entry]) -> GameView:
     state = initial_state(setup.board)
     history: list[tuple[Entry, Ruling]] = []
     confirmed: dict[int, int] = {}
+    voided = {e.data.get("entry") for e in live if e.kind == "void"}
     for entry in live:
+        if entry.seq in voided:
+            continue
         try:
-            if entry.kind == "confirm":
+            if entry.kind == "void":
+                _voidable(entry.data, entries)
+                ruling = Ruling("void", None, None, (), (), state.turn, dict(state.owed),
+                                state.result)
+            elif entry.kind == "confirm":
                 target = _confirmable(entry.data, history, confirmed)
                 confirmed[target] = entry.seq
                 ruling = Ruling("confirm", None, None, (), (), state.turn, dict(state.owed),
@@ -124,9 +137,24 @@ def replay(entries: list[Entry]) -> GameView:
             else:
                 state, ruling = apply(state, entry, setup)
         except KangleError as exc:
-            raise KangleError(f"log entry {entry.seq} ({entry.kind}): {exc}") from None
+            if not tolerant:
+                raise KangleError(f"log entry {entry.seq} ({entry.kind}): {exc}") from None
+            return GameView(setup, state, history, undone, entries[-1].seq, confirmed,
+                            (entry.seq, str(exc)))
         history.append((entry, ruling))
     return GameView(setup, state, history, undone, entries[-1].seq, confirmed)
+
+
+def _voidable(data: Any, entries: list[Entry]) -> int:
+    """The entry a ``void`` entry takes out: any entry but the set-up."""
+    f = Fields(data, "void")
+    target = f.count("entry")
+    f.text("reason", None)
+    f.done()
+    kinds = {e.seq: e.kind for e in entries}
+    if kinds.get(target) in (None, "new"):
+        raise KangleError(f"there is no entry #{target} to void (the set-up cannot be)")
+    return target
 
 
 def _confirmable(data: Any, history: list[tuple[Entry, Ruling]],

@@ -126,8 +126,14 @@ class GameLog:
         try:
             with self._transaction():
                 stored = self._entries()
-                before = replay(stored)
-                added = [self._insert(kind, data, by) for kind, data in propose(before)]
+                before = replay(stored, tolerant=True)
+                proposed = propose(before)
+                if before.fault and any(kind != "void" for kind, _ in proposed):
+                    seq, why = before.fault
+                    raise KangleError(f"log entry #{seq} cannot be applied ({why}): the game "
+                                      f"stops there until it is voided — kangle game void "
+                                      f"{self.path} {seq}; nothing was recorded")
+                added = [self._insert(kind, data, by) for kind, data in proposed]
                 try:
                     after = replay(stored + added)
                 except KangleError as exc:

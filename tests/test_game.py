@@ -1,5 +1,6 @@
 """The game as a log: lag (3.1), discards (8), time-outs (4.2), undo, and the SQLite log."""
 
+import json
 import os
 import random
 import sqlite3
@@ -241,3 +242,31 @@ def test_a_log_held_by_another_station_is_said_to_be_busy_not_broken(tmp_path):
     finally:
         holder.execute("ROLLBACK")
     assert [e.kind for e in GameLog(path).entries()] == ["new"]
+
+
+def test_a_log_holding_an_impossible_entry_opens_and_is_mended_by_voiding_it(tmp_path, capsys):
+    # two red shots in a row, as two stations racing before writes were checked in one
+    # transaction could leave them: the second cannot be applied
+    from kangle.cli import main
+
+    path = tmp_path / "g.db"
+    log = GameLog.create(path, NEW)
+    log.append("lag", {"first": "red"})
+    log.append("shot", shot(contacts=[(0.1, "RS", "cushion:N")]).to_json())
+    log.close()
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO entries (kind, data, entered_by, entered_at) VALUES (?, ?, ?, ?)",
+                ("shot", json.dumps(shot(contacts=[(0.1, "RS", "B05")]).to_json()), "station 2",
+                 "2026-11-23T10:00:00.000+00:00"))
+    raw.commit()
+    raw.close()
+    assert main(["game", "show", str(path)]) == 0
+    shown = capsys.readouterr().out
+    assert "entry #4 cannot be applied: it is black's shot, not red's" in shown
+    assert main(["game", "shot", str(path), "x| xR04"]) == 2  # nothing on top of it
+    assert "the game stops there until it is voided" in capsys.readouterr().err
+    assert main(["game", "void", str(path), "4", "--reason", "a second red shot"]) == 0
+    assert "voided: entry #4" in capsys.readouterr().out
+    view = replay(GameLog(path).entries())
+    assert view.fault is None and view.state.turn == "black"
+    assert main(["game", "shot", str(path), "xR05"]) == 0  # black's shot now goes in
