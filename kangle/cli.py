@@ -150,6 +150,14 @@ def _game_parser(sub) -> None:
     show.add_argument("--notation", action="store_true",
                       help="every shot as one line of shot notation (docs/notation.md)")
     action("state", "print the current table state as JSON", "kangle game state final.db")
+    exp = action("export", "write the game as a KGN record (players, lag, every shot in "
+                           "notation with its calls)",
+                 "kangle game export final.db --out final.kgn")
+    exp.add_argument("--format", choices=("kgn",), default="kgn")
+    exp.add_argument("--out", help="write here instead of printing")
+    imp = action("import", "make a new game log from a KGN record, judging every shot again",
+                 "kangle game import replayed.db final.kgn")
+    imp.add_argument("record", help="the KGN file")
 
 
 def main(argv: list[str] | None = None) -> int:

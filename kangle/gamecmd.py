@@ -58,6 +58,16 @@ def new_entry(red: str, black: str, board: str, rules: str) -> dict:
 
 
 def cmd_game(args: argparse.Namespace) -> int:
+    if args.action == "import":
+        from kangle import kgn
+
+        log = kgn.import_game(args.record, args.game, args.by)
+        view = replay(log.entries())
+        log.close()
+        print(f"imported {args.record} into {args.game}: {len(view.history) - 1} entries, "
+              "every shot judged again")
+        print(table_line(view.state))
+        return 0
     if args.action == "new":
         log = GameLog.create(args.game, new_entry(args.red, args.black, args.board, args.profile))
         print(f"new game {args.game}: red {args.red} v black {args.black}; "
@@ -66,10 +76,19 @@ def cmd_game(args: argparse.Namespace) -> int:
         return 0
     log = GameLog(args.game)
     try:
-        if args.action in ("show", "state"):
+        if args.action in ("show", "state", "export"):
             view = replay(log.entries(), tolerant=True)
             if args.action == "state":
                 print(dumps(view.state.to_json()), end="")
+            elif args.action == "export":
+                from kangle import kgn
+
+                text = kgn.export(view, log.entries()[0].at[:10])
+                if args.out:
+                    Path(args.out).write_text(text, encoding="utf-8")
+                    print(f"wrote {args.out}")
+                else:
+                    print(text, end="")
             elif args.notation:
                 print("\n".join(notation_lines(view)))
             elif args.json:

@@ -334,3 +334,26 @@ def test_shots_typed_in_notation_and_every_shot_shown_in_it(tmp_path, capsys):
     lines = run(capsys, "game", "show", game, "--notation")[1].splitlines()
     assert lines[0].startswith("#3 red: x") and lines[1:] == [
         "#4 red: xB05 B05>NW", "#5 red: x- S^ !pivot"]
+
+
+def test_a_game_exported_as_kgn_imports_to_the_same_table(tmp_path, capsys):
+    game, again = str(tmp_path / "g.db"), str(tmp_path / "again.db")
+    run(capsys, "game", "new", game, "--red", 'Chan "Tai" Man', "--black", "Bo")
+    run(capsys, "game", "lag", game, "--red-mm", "12", "--black-mm", "40")
+    for shot in ("examples/demo-game/01-break.json", "xB05 B05>NW", "x| xB B>SW",
+                 "xB03 S^"):
+        assert run(capsys, "game", "shot", game, shot)[0] == 0
+    run(capsys, "game", "discard", game, "B04")
+    run(capsys, "game", "undo", game)  # undone entries are not part of the record
+    record = tmp_path / "g.kgn"
+    assert run(capsys, "game", "export", game, "--out", str(record))[0] == 0
+    text = record.read_text(encoding="utf-8")
+    assert '[Red "Chan \\"Tai\\" Man"]' in text and '[Lag "12 40"]' in text
+    assert "2. red xB05 B05>NW {5.1 bonus}" in text and "discard" not in text
+    assert run(capsys, "game", "import", again, str(record))[0] == 0
+    assert run(capsys, "game", "state", again)[1] == run(capsys, "game", "state", game)[1]
+    # a record the rules refuse is not imported, naming its line
+    record.write_text(text.replace("2. red xB05", "2. black xB05"), encoding="utf-8")
+    code, _, err = run(capsys, "game", "import", str(tmp_path / "x.db"), str(record))
+    assert code == 2 and "line 2: it is red's shot, not black's" in err
+    assert not (tmp_path / "x.db").exists()
