@@ -432,9 +432,10 @@ def test_a_striker_at_the_centre_of_its_circle_is_found_whatever_the_camera():
     # Every shot starts with the striker in its circle, usually at the centre: the printed
     # circle then runs 6 mm outside the striker's edge, and where blur, JPEG and the
     # striker's shadow fill that gap, the circle joined the striker's blob and no striker
-    # was found — for a whole venue's shots. Each venue below is one camera and light.
+    # was found — for a whole venue's shots. Each venue below is one camera and light
+    # (the third lost its black striker so).
     missed = []
-    for seed in range(12):
+    for seed in range(4):
         rng = np.random.default_rng(1000 + seed)
         camera, look = random_camera(rng), Look.random(rng, occluders=False)
         cal = calibrate_board(RENDER.render(camera, setup_positions(BOARD), look).image,
