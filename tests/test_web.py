@@ -123,3 +123,16 @@ def test_a_rummikub_table_scores_from_photos_of_the_tiles_checked_by_a_person(cu
     assert f"{seats[0]}: 116" in done.text  # the others' 106 + 5 + 5
     scores = {r["name"]: r for r in client.get("/standings.json").json()["rows"]}
     assert scores[seats[0]]["rank"] == 1
+
+
+def test_a_knockout_event_shows_its_tree(tmp_path):
+    where = str(tmp_path / "sgs.db")
+    comp = Competition.create(where, "sanguosha", None, {},
+                              [{"name": f"T{i:02d}"} for i in range(1, 17)], "t")
+    comp.draw(None)
+    comp.close()
+    page = TestClient(create_app(where)).get("/bracket")
+    assert page.status_code == 200
+    for title in ("Quarter-finals", "Semi-finals", "Final", "Third place"):
+        assert title in page.text
+    assert "A1 v B2" in page.text and "winner of qf1 v winner of qf2" in page.text

@@ -54,7 +54,8 @@ def create_app(where: str) -> Starlette:
         comp = event()
         try:
             return page(request, "standings.html", title=comp.event.name,
-                        standings=comp.standings(), poll_ms=POLL_MS)
+                        standings=comp.standings(), poll_ms=POLL_MS,
+                        has_bracket=bool(comp.bracket()))
         finally:
             comp.close()
 
@@ -69,6 +70,18 @@ def create_app(where: str) -> Starlette:
         comp = event()
         try:
             return JSONResponse(comp.standings().to_json())
+        finally:
+            comp.close()
+
+    def bracket(request: Request) -> Response:
+        comp = event()
+        try:
+            rounds = comp.bracket()
+            if not rounds:
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message="This event has no knockout tree.", link="/")
+            return page(request, "bracket.html", title=comp.event.name, rounds=rounds,
+                        poll_ms=POLL_MS)
         finally:
             comp.close()
 
@@ -210,6 +223,7 @@ def create_app(where: str) -> Starlette:
         Route("/standings/part", standings_part),
         Route("/standings.json", standings_json),
         Route("/players/{name}", player),
+        Route("/bracket", bracket),
         Route("/enter", enter),
         Route("/t/{code}", table, methods=["GET", "POST"]),
         Route("/t/{code}/hands", hands, methods=["POST"]),

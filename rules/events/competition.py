@@ -122,6 +122,11 @@ class Competition:
                               "(already entered, or not seated yet)")
         return self.record("result", self.format.result_entry(round_no, table, scores), by)
 
+    def bracket(self) -> list[tuple[str, list[dict]]]:
+        """The knockout tree by round, for a format that has one; else empty."""
+        tree = getattr(self.format, "bracket", None)
+        return tree(self.settings, self.entries()) if tree else []
+
     def standings(self) -> Standings:
         return self.format.standings(self.settings, self.entries())
 

@@ -229,6 +229,20 @@ def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:
                      tuple(sections))
 
 
+ROUNDS = (("Quarter-finals", tuple(BRACKET)), ("Semi-finals", tuple(LATER)),
+          ("Final", ("final",)), ("Third place", ("third",)))
+
+
+def bracket(settings: dict[str, Any], entries: list[Entry]) -> list[tuple[str, list[dict]]]:
+    """The knockout tree by round: each match's slot, its teams (or where they will come
+    from) and its winner once decided."""
+    slots, winners = _slots(settings, entries)
+    return [(title, [{"slot": slot, "teams": list(slots[slot]) if slots.get(slot) else None,
+                      "pending": _pending(slot), "winner": winners.get(slot)}
+                     for slot in names])
+            for title, names in ROUNDS]
+
+
 def _pending(slot: str) -> str:
     """Who will play a knockout match not yet known: where its teams come from."""
     if slot in BRACKET:
