@@ -84,3 +84,47 @@ def add_parser(sub, formatter) -> None:
     s.add_argument("--profile", default="standard", help="rule profile (default: "
                                                           "%(default)s)")
     s.set_defaults(run=cmd_sim)
+    g = sub.add_parser(
+        "suggest", formatter_class=formatter, help="suggest the best shots from a table",
+        description="Rank direct shots at the opponent's pieces (each piece, each hole, each "
+                    "of the shooter's circles, three speeds): each played in the simulator "
+                    "under a player's execution noise and judged by the rules; worth = pieces "
+                    "pocketed + half an extra shot - fouls - own pieces lost.",
+        epilog="examples:\n  kangle suggest --state mid.json --shooter red\n"
+               "  kangle suggest --state mid.json --player expert --top 5")
+    g.add_argument("--state", help="table state JSON (default: the set-up position)")
+    g.add_argument("--shooter", choices=("red", "black"),
+                   help="who shoots (default: whoever holds the shot in the state)")
+    g.add_argument("--player", choices=("beginner", "club", "expert"), default="club",
+                   help="how precisely the player strikes (default: %(default)s)")
+    g.add_argument("--top", type=int, default=3, help="how many shots to list")
+    for flag, default in (("--board", "goma"), ("--physics", "standard"),
+                          ("--profile", "standard")):
+        g.add_argument(flag, default=default, help=f"{flag[2:]} profile (default: {default})")
+    g.set_defaults(run=cmd_suggest)
+
+
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from physics.planner import PLAYERS, suggest
+
+    if not 1 <= args.top <= 20:
+        raise KangleError("--top is 1 to 20")
+    board = load_board(args.board, playable=True)
+    state = load_state(args.state, board, args.shooter)
+    found = suggest(state, board, load_physics(args.physics), load_rules(args.profile),
+                    PLAYERS[args.player], top=args.top)
+    if not found:
+        print(f"no direct shot sends one of {state.turn}'s opponent's pieces to a hole from "
+              "here: play safe")
+        return 0
+    print(f"{state.turn} to shoot, as a {args.player} player (angle ±"
+          f"{PLAYERS[args.player].angle_sd:g}°, speed ±"
+          f"{PLAYERS[args.player].speed_sd:.0%}); best first:")
+    for k, s in enumerate(found, 1):
+        st = s.stroke
+        given = f" --state {args.state}" if args.state else ""
+        print(f"{k}. from {st.circle} at {st.angle:.1f}° and {st.speed:g} m/s: {s.target} into "
+              f"{s.hole} — pockets it {s.pocketed:.0%} of tries, fouls {s.fouled:.0%}, worth "
+              f"{s.worth:+.2f}\n   try it: kangle sim{given} --shooter {state.turn} --circle "
+              f"{st.circle} --angle {st.angle:.1f} --speed {st.speed:g}")
+    return 0

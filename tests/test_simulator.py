@@ -229,3 +229,27 @@ def test_a_piece_stays_where_it_stood_until_it_is_first_touched():
             continue
         before = timeline.positions(max(min(touched) - 1 / 240, 0.0))[piece]
         assert before == pytest.approx(samples[0][1:], abs=0.5), piece
+
+
+def test_suggested_shots_pocket_the_piece_on_the_ghost_disc_line():
+    # one black piece 150 mm in front of the NE hole, on the diagonal: the ghost-disc aim
+    # from red's SE circle (worked out here independently) is the best shot, and played
+    # without noise it pocketed B05 into NE; an expert pockets it most of the time
+    from physics.planner import PLAYERS, suggest
+    from rules.rule_profile import RuleProfile
+
+    hx, hy = BOARD.hole_centre("NE")
+    tx, ty = hx - 150 / math.sqrt(2), hy - 150 / math.sqrt(2)
+    state = put(gone(started("red"), *ALL), "B05", (tx, ty))
+    reach = BOARD.piece_radius + BOARD.striker_radius
+    gx, gy = tx - reach / math.sqrt(2), ty - reach / math.sqrt(2)
+    found = suggest(state, BOARD, PHYSICS, RuleProfile(), PLAYERS["expert"], top=3, tries=10)
+    best = found[0]
+    assert (best.target, best.hole) == ("B05", "NE") and best.pocketed >= 0.6
+    cx, cy = BOARD.circle_centre(best.stroke.circle)
+    assert best.stroke.angle == pytest.approx(math.degrees(math.atan2(gy - cy, gx - cx)))
+    assert "B05" in {p.piece for p in simulate(state, best.stroke, BOARD, PHYSICS).pockets}
+    # the worse the player, the less often it goes in
+    beginner = suggest(state, BOARD, PHYSICS, RuleProfile(), PLAYERS["beginner"], top=1,
+                       tries=10)[0]
+    assert beginner.pocketed <= best.pocketed
