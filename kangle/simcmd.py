@@ -63,9 +63,7 @@ def add_parser(sub, formatter) -> None:
                     "trajectory) for `kangle replay`, `kangle judge` or `kangle game shot`.",
         epilog="examples:\n  kangle sim --circle SW --angle 80 --speed 6 --out break.json\n"
                "  kangle sim --state state.json --circle NE --angle 250 --speed 3.5")
-    s.add_argument("--state", help="table state JSON (default: the set-up position)")
-    s.add_argument("--shooter", choices=("red", "black"),
-                   help="who shoots (default: whoever holds the shot in the state)")
+    _table_options(s)
     s.add_argument("--circle", required=True, choices=("SW", "SE", "NW", "NE"),
                    help="shooting circle (red: SW, SE; black: NW, NE)")
     s.add_argument("--angle", required=True, type=float,
@@ -78,11 +76,7 @@ def add_parser(sub, formatter) -> None:
                    help="enable the fly-off model (pieces may jump the cushion)")
     s.add_argument("--out", help="write the shot record here")
     s.add_argument("--state-out", help="write the table state after the ruling here")
-    s.add_argument("--board", default="goma", help="board profile (default: %(default)s)")
-    s.add_argument("--physics", default="standard", help="physics profile (default: "
-                                                          "%(default)s)")
-    s.add_argument("--profile", default="standard", help="rule profile (default: "
-                                                          "%(default)s)")
+    _profile_options(s)
     s.set_defaults(run=cmd_sim)
     g = sub.add_parser(
         "suggest", formatter_class=formatter, help="suggest the best shots from a table",
@@ -92,16 +86,28 @@ def add_parser(sub, formatter) -> None:
                     "pocketed + half an extra shot - fouls - own pieces lost.",
         epilog="examples:\n  kangle suggest --state mid.json --shooter red\n"
                "  kangle suggest --state mid.json --player expert --top 5")
-    g.add_argument("--state", help="table state JSON (default: the set-up position)")
-    g.add_argument("--shooter", choices=("red", "black"),
-                   help="who shoots (default: whoever holds the shot in the state)")
+    _table_options(g)
     g.add_argument("--player", choices=("beginner", "club", "expert"), default="club",
                    help="how precisely the player strikes (default: %(default)s)")
     g.add_argument("--top", type=int, default=3, help="how many shots to list")
-    for flag, default in (("--board", "goma"), ("--physics", "standard"),
-                          ("--profile", "standard")):
-        g.add_argument(flag, default=default, help=f"{flag[2:]} profile (default: {default})")
+    _profile_options(g)
     g.set_defaults(run=cmd_suggest)
+
+
+def _table_options(parser) -> None:
+    """The table to shoot from and who shoots."""
+    parser.add_argument("--state", help="table state JSON (default: the set-up position)")
+    parser.add_argument("--shooter", choices=("red", "black"),
+                        help="who shoots (default: whoever holds the shot in the state)")
+
+
+def _profile_options(parser) -> None:
+    """The board, physics and rule profiles, by name or .toml path."""
+    for flag, default, what in (("--board", "goma", "board"),
+                                ("--physics", "standard", "physics"),
+                                ("--profile", "standard", "rule")):
+        parser.add_argument(flag, default=default,
+                            help=f"{what} profile (default: {default})")
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
