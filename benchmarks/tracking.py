@@ -58,7 +58,7 @@ from tests.test_simulator import scattered  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.render import Look, Renderer, random_camera  # noqa: E402
 from vision.track import ShotTracker  # noqa: E402
-from vision.video import film_shot  # noqa: E402
+from vision.video import Webcam, film_shot  # noqa: E402
 
 BOARD = load_board()
 HELD_OUT = 1_000_000  # held-out shot k: random.Random(HELD_OUT + k); no tuning seed is near
@@ -179,6 +179,9 @@ def main() -> None:
                                                  "instead of the held-out shots")
     parser.add_argument("--start", type=int, default=0, help="first held-out shot number")
     parser.add_argument("--gallery", type=Path, help="write a GIF of each wrong call here")
+    parser.add_argument("--webcam", action="store_true",
+                        help="film like a real webcam: mains-light flicker and auto-exposure "
+                             "drift, each shot its own (vision.video.Webcam)")
     args = parser.parse_args()
     nrng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
@@ -200,7 +203,9 @@ def main() -> None:
         except KangleError:
             continue
         tracker = ShotTracker(state, "red", BOARD, oracle)
-        frames = film_shot(render, camera, truth, args.fps, replace(look, seed=k))
+        frames = film_shot(render, camera, truth, args.fps, replace(look, seed=k),
+                           webcam=Webcam.random(np.random.default_rng(HELD_OUT + k))
+                           if args.webcam else None)
         for t, image in frames:
             start = time.perf_counter()
             found = detector.detect(image)
@@ -255,7 +260,9 @@ def main() -> None:
     e = np.array(final_err)
     which = (f"tuning run, seed {args.seed}" if args.seed is not None else
              f"held-out shots {args.start}-{args.start + args.shots - 1}")
-    print(f"{n} shots at {args.fps:g} fps (motion blur, noise, random venues; {which})")
+    filmed = "motion blur, noise, random venues" + (
+        ", mains flicker and exposure drift" if args.webcam else "")
+    print(f"{n} shots at {args.fps:g} fps ({filmed}; {which})")
     print(f"  striker's first contact right      {counts['first'] / n:.3f}  (target >= 0.985)")
     print(f"  cushion-before-contact right       {counts['cushion_first'] / n:.3f}  "
           "(target >= 0.98)")

@@ -24,7 +24,7 @@ from tests.kit import gone, put, started
 from vision.detect import Detector
 from vision.render import Look, Renderer, random_camera
 from vision.track import ShotTracker
-from vision.video import film_shot
+from vision.video import Webcam, film_shot
 
 BOARD = load_board()
 RENDER = Renderer(BOARD)
@@ -39,12 +39,12 @@ def venue():
     return camera, look, calibrate_board(setup, camera, BOARD)
 
 
-def track(venue, state, stroke, fps=60):
+def track(venue, state, stroke, fps=60, webcam=None):
     camera, look, cal = venue
     record = simulate(state, stroke, BOARD, PHYSICS)
     tracker = ShotTracker(state, stroke.shooter, BOARD)
     detector = Detector(cal)
-    for t, image in film_shot(RENDER, camera, record, fps, look, moments=2):
+    for t, image in film_shot(RENDER, camera, record, fps, look, moments=2, webcam=webcam):
         tracker.update(t, detector.detect(image))
     assert tracker.over
     return record, tracker.record()
@@ -62,6 +62,18 @@ def test_a_clean_hit_first_contact_pocket_and_final_positions(venue):
     assert {p.piece for p in seen.pockets} == {p.piece for p in truth.pockets}
     for piece, (x, y) in truth.final.items():
         assert np.hypot(*(np.array(seen.final[piece]) - (x, y))) < 3.0, piece
+
+
+def test_a_flickering_drifting_webcam_still_sees_the_shot(venue):
+    # lamps on 50 Hz mains pulse at 100 Hz (12 % here) and auto-exposure swings the gain
+    # by 10 % over two seconds: the colour model and the board's level follow each frame
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B05", (-265.0, 0.0))
+    webcam = Webcam(flicker=0.12, drift=0.1, drift_period=2.0, phase=1.0)
+    assert max(webcam.gain(t / 60) for t in range(120)) > 1.15  # it does flicker
+    truth, seen = track(venue, state, Stroke("red", "SW", 90.0, 3.0), webcam=webcam)
+    assert [c.other("RS") for c in seen.contacts_of("RS")][:1] == ["B05"]
+    assert {p.piece for p in seen.pockets} == {p.piece for p in truth.pockets}
 
 
 def test_cushion_before_the_piece_is_seen(venue):

@@ -4,6 +4,9 @@ the demo."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import cv2
 import numpy as np
 
 from calibration.camera import Camera
@@ -12,13 +15,39 @@ from rules.timeline import Timeline
 from vision.render import Look, Renderer
 
 
+@dataclass(frozen=True)
+class Webcam:
+    """What a webcam does to brightness over time, on top of the scene's ``Look``:
+    ``flicker`` the depth of mains-light flicker (lamps on 50 Hz mains pulse at 100 Hz;
+    a short shutter catches them at another phase each frame), ``drift`` the reach of
+    auto-exposure hunting (a slow swing of the gain over ``drift_period`` s)."""
+
+    flicker: float = 0.0  # fraction of brightness, peak
+    drift: float = 0.0  # fraction of brightness, peak
+    drift_period: float = 3.0  # s
+    phase: float = 0.0  # rad, where the lamps' cycle stands at t = 0
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> Webcam:
+        return cls(flicker=float(rng.uniform(0.03, 0.12)), drift=float(rng.uniform(0.02, 0.1)),
+                   drift_period=float(rng.uniform(1.5, 5.0)),
+                   phase=float(rng.uniform(0, 2 * np.pi)))
+
+    def gain(self, t: float) -> float:
+        """The image's brightness factor at time ``t`` (s)."""
+        return (1.0 + self.flicker * np.sin(2 * np.pi * 100.0 * t + self.phase)
+                + self.drift * np.sin(2 * np.pi * t / self.drift_period))
+
+
 def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float = 60.0,
               look: Look | None = None, exposure: float = 0.25, moments: int = 3,
-              lead: float = 0.1, tail: float = 0.4) -> list[tuple[float, np.ndarray]]:
+              lead: float = 0.1, tail: float = 0.4,
+              webcam: Webcam | None = None) -> list[tuple[float, np.ndarray]]:
     """Frames (time in s from the strike, image) from ``lead`` before the strike to
     ``tail`` after rest. Each frame averages ``moments`` instants spread over the
     exposure, a fraction of the frame interval (0.25: a 1/240 s shutter at 60 fps, as a
-    referee's webcam should be set): a fast piece is a blur."""
+    referee's webcam should be set): a fast piece is a blur. ``webcam`` adds flicker
+    and exposure drift."""
     timeline = Timeline.of(record, board=renderer.board)
     dt = 1.0 / fps
     times = np.arange(-lead, record.duration + tail, dt)
@@ -27,4 +56,7 @@ def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float
         instants = [t + dt * exposure * (k / max(moments - 1, 1) - 0.5) for k in range(moments)]
         exposures.append([timeline.positions(max(0.0, s)) for s in instants])
     images = renderer.film(camera, exposures, look)
+    if webcam is not None:
+        images = [cv2.convertScaleAbs(img, alpha=webcam.gain(t)) for t, img in
+                  zip(times.tolist(), images, strict=True)]
     return list(zip(times.tolist(), images, strict=True))
