@@ -71,9 +71,13 @@ def test_a_flickering_drifting_webcam_still_sees_the_shot(venue):
                 "B05", (-265.0, 0.0))
     webcam = Webcam(flicker=0.12, drift=0.1, drift_period=2.0, phase=1.0)
     assert max(webcam.gain(t / 60) for t in range(120)) > 1.15  # it does flicker
-    truth, seen = track(venue, state, Stroke("red", "SW", 90.0, 3.0), webcam=webcam)
-    assert [c.other("RS") for c in seen.contacts_of("RS")][:1] == ["B05"]
-    assert {p.piece for p in seen.pockets} == {p.piece for p in truth.pockets}
+    for fps in (60, 30):
+        # at 30 fps B05, struck within three frames, is unseen until it has bounced off
+        # the far cushion; the striker seen running on through its place says it was hit
+        truth, seen = track(venue, state, Stroke("red", "SW", 90.0, 3.0), fps, webcam)
+        first = seen.contacts_of("RS")[0]
+        assert (first.other("RS"), first.confidence >= 0.9) == ("B05", True), fps
+        assert {p.piece for p in seen.pockets} == {p.piece for p in truth.pockets}
 
 
 def test_cushion_before_the_piece_is_seen(venue):

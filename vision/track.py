@@ -609,7 +609,11 @@ class ShotTracker:
         if started is not None and hit_at - 2.5 * frame <= started <= hit_at + 2.5 * frame:
             return 1
         if strike.run > reach + OFF_LINE:
-            return -1  # the striker ran straight on past where it would have met it
+            # the striker was seen running straight on beyond where it meets the piece:
+            # through the piece's place, so the piece was gone from it by then — hit, if
+            # it was seen to have moved after that moment (fast pieces go unseen for a
+            # few frames at 30 fps); had it stayed, the fitted line is wrong
+            return 1 if started is not None and started >= hit_at - 2.5 * frame else -1
         return 0  # (a piece pinned against a cushion or in a row may barely move)
 
     def _line_hit(self, start, angle: float, speed: float,
