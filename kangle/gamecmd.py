@@ -134,8 +134,9 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
             raise KangleError("give --first COLOUR, or both --red-mm and --black-mm")
         return lambda view: ("lag", {"red_mm": args.red_mm, "black_mm": args.black_mm})
     if args.action == "shot":
-        if args.shot != "-" and not Path(args.shot).exists() and not args.shot.endswith(
-                ".json"):  # a line of shot notation, judged against the table as it is
+        if args.shot != "-" and not Path(args.shot).exists() and not (
+                args.shot.endswith(".json") or "/" in args.shot or "\\" in args.shot):
+            # a line of shot notation, judged against the table as it is
             line = " ".join([args.shot, *_foul_tokens(args)])
             return lambda view: ("shot", parse_shot(line, view.state,
                                                     view.setup.board).to_json())
