@@ -210,3 +210,30 @@ def test_a_shot_whose_striker_is_never_seen_is_reported_not_waited_for():
     for k in range(120):
         quiet.update(k / 60, [d for d in frames(truth)[0][1] if d.kind != "striker"])
     assert not quiet.unfollowed
+
+
+def test_a_striker_never_seen_after_the_strike_is_a_foul_to_confirm_not_a_retake():
+    # with a slow shutter a fast striker is a streak the detector misses: seen once as it
+    # sets off, then never again while it knocks B05 on and drops into a hole. It did
+    # leave its circle (4.4 "not shot" would be wrong); where it went the frames cannot
+    # say: it is recorded gone, and the referee is asked
+    from rules.referee import judge
+    from rules.rule_profile import RuleProfile
+
+    sx, sy = BOARD.circle_centre("SW")
+    state = put(EMPTY, "B05", (sx + 150.0, sy + 150.0))
+    truth = simulate(state, Stroke("red", "SW", 45.0, 4.0), BOARD, PHYSICS)
+    tracker = ShotTracker(state, "red", BOARD)
+    step = 16.0 / math.sqrt(2)
+    for t, dets in frames(truth):
+        dets = [d for d in dets if d.kind != "striker" or t <= 0]
+        if 0.01 < t < 0.02:  # the one sighting of it moving: a streak's end, 16 mm on
+            dets.append(Detection("red", "striker", sx + step, sy + step, "surface", 1.0))
+        tracker.update(t, dets)
+    seen = tracker.record()
+    assert seen.left_circle
+    gone = [x for x in (*seen.pockets, *seen.exits) if x.piece == "RS"]
+    assert gone and gone[0].confidence < 0.9
+    calls = judge(state, seen, BOARD, RuleProfile())[1].calls
+    assert "4.4" not in {c.rule for c in calls}
+    assert any(c.confirm for c in calls if c.rule in ("5.3", "5.4"))

@@ -348,6 +348,8 @@ class ShotTracker:
         st = self.tracks.get(self.striker)
         if st is None:
             raise ValueError("the shooter's striker was never seen in a circle")
+        if self.start_time is None:
+            raise ValueError("the shooter's striker was never seen to move")
         circle = circle or min(self.board.circles_of(self.shooter), key=lambda c: math.hypot(
             st.points[0][1] - self.board.circle_centre(c)[0],
             st.points[0][2] - self.board.circle_centre(c)[1]))
@@ -358,6 +360,12 @@ class ShotTracker:
         doubt = self._doubts(contacts)
         contacts = [self._trusted(c, t0, doubt) for c in contacts]
         pockets, exits, final = [], [], {}
+        if st.gone is None and st.missing >= 10 and self.start_time is not None and (
+                st.points[-1][0] <= t0 + 2 * self.frame):
+            # the striker set off and was never seen again: a streak too long to detect
+            # (a slow shutter), gone into a hole or off the table — which, and what it
+            # touched, the frames cannot say: a foul the referee must confirm
+            st.gone = Gone("off", "", t0 + self.frame, 0.5)
         for tr in self.tracks.values():
             if tr.gone is None and tr.missing >= 10 and tr.points[-1][0] >= t0:
                 # gone from where it stood during the shot and never seen again: knocked
@@ -390,7 +398,7 @@ class ShotTracker:
                 final[tr.id] = (round(tr.pos[0], 2), round(tr.pos[1], 2))
         cx, cy = self.board.circle_centre(circle)
         left = any(math.hypot(x - cx, y - cy) > self.board.circle_diameter / 2
-                   for _, x, y in st.points) or any(st.id == p.piece for p in pockets)
+                   for _, x, y in st.points) or any(st.id == x.piece for x in (*pockets, *exits))
         start = strike.start if strike else (st.points[0][1], st.points[0][2])
         return ShotRecord(self.shooter, circle, self.striker, start,
                           left, tuple(sorted(contacts, key=lambda c: c.t)),
