@@ -130,6 +130,9 @@ def _game_parser(sub) -> None:
                  "kangle game discard final.db R03 R07")
     dis.add_argument("pieces", nargs="+", help="own piece ids to discard")
     action("timeout", "no shot within the shot clock (4.2)", "kangle game timeout final.db")
+    action("play", "a whole game at one prompt: shots in notation, undo, confirm, discard, "
+                   "timeout; the calls and the table after every entry",
+           "kangle game play final.db")
     action("undo", "cancel the last entry in force (stored as a new entry)",
            "kangle game undo final.db")
     void = action("void", "take a wrong entry out of the game (stored as a new entry): the "

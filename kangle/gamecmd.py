@@ -76,6 +76,11 @@ def cmd_game(args: argparse.Namespace) -> int:
         return 0
     log = GameLog(args.game)
     try:
+        if args.action == "play":
+            from kangle.playcmd import play, prompt_lines
+
+            play(log, prompt_lines(args.game), args.by)
+            return 0
         if args.action in ("show", "state", "export"):
             view = replay(log.entries(), tolerant=True)
             if args.action == "state":

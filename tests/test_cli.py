@@ -357,3 +357,24 @@ def test_a_game_exported_as_kgn_imports_to_the_same_table(tmp_path, capsys):
     code, _, err = run(capsys, "game", "import", str(tmp_path / "x.db"), str(record))
     assert code == 2 and "line 2: it is red's shot, not black's" in err
     assert not (tmp_path / "x.db").exists()
+
+
+def test_a_game_played_at_the_prompt(tmp_path, capsys):
+    from kangle.playcmd import play
+    from rules.game import replay
+    from rules.gamelog import GameLog
+
+    game = str(tmp_path / "g.db")
+    run(capsys, "game", "new", game, "--red", "Ann", "--black", "Bo")
+    run(capsys, "game", "lag", game, "--first", "red")
+    said = []
+    log = GameLog(game)
+    play(log, ["xB05 B05>NW", "xQ9", "xR04", "undo", "x| xR04 S^", "discard B01",
+               "timeout", "quit", "xB06"], "referee", said.append)
+    text = "\n".join(said)
+    assert "5.1" in text and "refused: 'xQ9'" in text and "undone: entry #4" in text
+    assert "5.4" in text and "8.1" in text and "4.2" in text
+    kinds = [e.kind for e, _ in replay(log.entries()).history]
+    log.close()
+    # the refused line stored nothing, the undo cancelled the 廢子 shot, quit ended it
+    assert kinds == ["lag", "shot", "shot", "discard", "timeout"]
