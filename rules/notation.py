@@ -200,7 +200,7 @@ def write_shot(record: ShotRecord, state: TableState, board: Board) -> str:
         was = state.pos(piece) if state.on_table(piece) else (x, y)
         if piece != sp and (piece in guarded or
                             min(math.hypot(x, y), math.hypot(*was)) < board.penalty_diameter):
-            out.append(f"{piece}@{x:.1f},{y:.1f}")
+            out.append(f"{piece}@{round(x, 1):g},{round(y, 1):g}")
     facts = record.referee
     out += [f"!{name}" for name, key in _FOULS.items() if getattr(facts, key)]
     if facts.cue_swept:
