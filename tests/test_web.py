@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from rules.errors import KangleError
 from rules.events.competition import Competition
 from web.app import create_app, organiser_code
 from web.links import find_table, table_code
@@ -136,3 +137,36 @@ def test_a_knockout_event_shows_its_tree(tmp_path):
     for title in ("Quarter-finals", "Semi-finals", "Final", "Third place"):
         assert title in page.text
     assert "A1 v B2" in page.text and "winner of qf1 v winner of qf2" in page.text
+
+
+def test_double_entry_records_a_result_only_when_two_people_agree(tmp_path):
+    where = str(tmp_path / "cup.db")
+    Competition.create(where, "rummikub", None, {"double_entry": True},
+                       [{"name": p} for p in PLAYERS], "t").close()
+    client = TestClient(create_app(where))
+    _, tables = links(where)
+    code, seats = tables[1]
+
+    def enter(*scores):
+        return client.post(f"/t/{code}", data={f"score-{i}": str(v)
+                                                for i, v in enumerate(scores)})
+
+    assert "a second person" in enter(30, -10, -10, -10).text
+    assert "do not agree" in enter(30, -20, -5, -5).text
+    comp = Competition.open(where)
+    assert not [e for e in comp.entries() if e.kind == "result"]  # nothing counts yet
+    comp.close()
+    assert "the result is recorded" in enter(30, -10, -10, -10).text
+    comp = Competition.open(where)
+    result = [e for e in comp.entries() if e.kind == "result"]
+    assert len(result) == 1 and result[0].data["scores"][seats[0]] == 30
+    assert result[0].by == "double entry: two reports agreed"
+    comp.close()
+    assert client.get(f"/t/{code}").status_code == 404  # spent
+
+
+def test_a_report_without_double_entry_is_refused(cup):
+    comp = Competition.open(cup)
+    with pytest.raises(KangleError, match="reports are for double entry"):
+        comp.record("report", {"round": 1, "table": 1, "scores": {}}, "t")
+    comp.close()

@@ -133,9 +133,14 @@ def create_app(where: str) -> Starlette:
             scores, error = _scores(values)
             if error is None:
                 try:
-                    comp.record_table(round_no, number, scores, by=f"web: table {number}")
+                    stored = comp.record_table(round_no, number, scores,
+                                               by=f"web: table {number}")
                 except KangleError as exc:
                     error = str(exc)
+                else:
+                    if not any(e.kind == "result" for e in stored):
+                        return page(request, "message.html", title=comp.event.name,
+                                    message=_waiting(comp, round_no, number))
             if error is not None:
                 return page(request, "table.html", 422, title=comp.event.name,
                             round_no=round_no, table=number, seats=seats, values=values,
@@ -172,13 +177,17 @@ def create_app(where: str) -> Starlette:
             if form.get("action") == "score":
                 try:
                     scores, lines = score_hands(held)
-                    comp.record_table(round_no, number, scores, by=f"web: table {number}")
+                    stored = comp.record_table(round_no, number, scores,
+                                               by=f"web: table {number}")
                 except KangleError as exc:
                     error = str(exc)
                 else:
+                    done = any(e.kind == "result" for e in stored)
                     return page(request, "message.html", title=comp.event.name,
                                 message=f"Round {round_no}, table {number}: the result is "
-                                        "recorded.", lines=lines, link="/")
+                                        "recorded." if done else
+                                        _waiting(comp, round_no, number), lines=lines,
+                                link="/")
             else:
                 for i, seat in enumerate(seats):
                     if f"photo-{i}" in photos:
@@ -229,6 +238,18 @@ def create_app(where: str) -> Starlette:
         Route("/t/{code}/hands", hands, methods=["POST"]),
         Route("/o/{code}/sheets/{round:int}", sheets),
     ])
+
+
+def _waiting(comp: Competition, round_no: int, table: int) -> str:
+    """What a table is told when its report awaits a second (double entry)."""
+    reports = [e for e in comp.entries() if e.kind == "report" and
+               (e.data["round"], e.data["table"]) == (round_no, table)]
+    if len(reports) == 1:
+        return (f"Round {round_no}, table {table}: entry received. Double entry: a second "
+                "person at the table enters the result too, and it is recorded when both agree.")
+    return (f"Round {round_no}, table {table}: the {len(reports)} entries do not agree yet — "
+            "check the scores together and enter them again; the result is recorded when two "
+            "entries agree.")
 
 
 def _scores(values: dict[str, str]) -> tuple[dict[str, float], str | None]:

@@ -116,11 +116,21 @@ class Competition:
     def record_table(self, round_no: int, table: int, scores: dict[str, float],
                      by: str) -> list[Entry]:
         """Record one table's result, checked like any entry (the round and table must
-        still be open: a result entered twice is refused)."""
+        still be open: a result entered twice is refused). With double entry it is a
+        report, and the result is recorded once two reports agree; the entries stored
+        are returned (a lone report: the result is not in yet)."""
         if (round_no, table) not in {(r, t) for r, t, _ in self.open_tables()}:
             raise KangleError(f"round {round_no} table {table} is not open for a result "
                               "(already entered, or not seated yet)")
-        return self.record("result", self.format.result_entry(round_no, table, scores), by)
+        data = self.format.result_entry(round_no, table, scores)
+        if not self.settings.get("double_entry"):
+            return self.record("result", data, by)
+        stored = self.record("report", data, by)
+        both = self.format.agreed(self.entries(), round_no, table)
+        if both is not None:
+            stored += self.record("result", self.format.result_entry(round_no, table, both),
+                                  "double entry: two reports agreed")
+        return stored
 
     def bracket(self) -> list[tuple[str, list[dict]]]:
         """The knockout tree by round, for a format that has one; else empty."""

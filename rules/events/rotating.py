@@ -10,7 +10,9 @@ enters the physical draw. Final order: most games won, then highest average scor
 tied for a top-4 place play one deciding game.
 
 Entries: ``register`` {name}, ``withdraw`` {name, from_round}, ``result`` {round,
-table, scores: {name: score}}, ``draw`` {round, table, cards: {name: number}}.
+table, scores: {name: score}}, ``draw`` {round, table, cards: {name: number}}; with
+double entry, ``report`` {round, table, scores} (a table's result as one person entered
+it: the result is recorded when two reports agree).
 A player count that does not divide by 4 gives tables of 3; a withdrawal leaves a
 smaller table; a late entry joins the smallest table of the next round.
 """
@@ -37,12 +39,12 @@ from rules.events.store import Entry
 
 NAME = "rotating"
 # the entry kinds this format takes (besides "void")
-ENTRIES = ("register", "withdraw", "result", "draw")
+ENTRIES = ("register", "withdraw", "result", "draw", "report")
 GAMES = ("rummikub",)
 # first_seating: "draw" seats round 1 by a seeded draw (the list's order favours nobody);
 # "list" seats the players in the order registered (an organiser's seeded list)
 DEFAULTS = {"game": "rummikub", "rounds": 3, "table_size": 4, "movers": 2, "top": 4,
-            "seed": 0, "zero_sum": True, "first_seating": "draw"}
+            "seed": 0, "zero_sum": True, "first_seating": "draw", "double_entry": False}
 
 
 @dataclass
@@ -136,7 +138,10 @@ def reseat(tables: list[list[str]], people: Roster, round_no: int) -> list[list[
 def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     check_register(entries, new)
     state = progress(settings, [e for e in entries if e.seq != new.supersedes])
-    if new.kind == "result":
+    if new.kind == "report" and not settings.get("double_entry"):
+        raise KangleError("reports are for double entry (--set double_entry=true): enter the "
+                          "result itself")
+    if new.kind in ("result", "report"):
         r, t, scores = new.data.get("round"), new.data.get("table"), new.data.get("scores")
         if not whole(r) or r not in state.seatings:
             raise KangleError(f"round {r} cannot be seated yet: finish round {r - 1} first"
@@ -172,6 +177,18 @@ def open_tables(settings: dict[str, Any], entries: list[Entry]) -> list[tuple[in
 def result_entry(round_no: int, table: int, scores: dict[str, float]) -> dict[str, Any]:
     """The entry data of one table's result (checked when recorded, as any entry)."""
     return {"round": round_no, "table": table, "scores": scores}
+
+
+def agreed(entries: list[Entry], round_no: int, table: int) -> dict[str, float] | None:
+    """Double entry: the scores two reports of this table agree on, if two do."""
+    seen: list[dict] = []
+    for e in entries:
+        if e.kind == "report" and (e.data.get("round"), e.data.get("table")) == (round_no,
+                                                                                   table):
+            if e.data["scores"] in seen:
+                return e.data["scores"]
+            seen.append(e.data["scores"])
+    return None
 
 
 def pending_draws(settings: dict[str, Any], entries: list[Entry]) -> list[dict[str, Any]]:
