@@ -186,16 +186,20 @@ class ShotTracker:
         the tracker's guess from their paths (a head-on hit passes the motion on). Each
         such meeting is noted (the first time of each pair); ``_doubts`` decides which
         matter."""
-        near = [tr for tr in self.tracks.values() if tr.gone is None and tr.missing == 0]
-        for i, a in enumerate(near):
-            for b in near[i + 1:]:
-                pair = frozenset((a.id, b.id))
-                if a.colour != b.colour or a.kind != b.kind or pair in self.meetings:
+        seen = [tr for tr in self.tracks.values() if tr.gone is None and tr.missing == 0]
+        # only a moving piece can meet another (this runs on every frame: pairs of pieces
+        # at rest, most of the table, are not looked at)
+        moving = [(tr, math.hypot(*tr.velocity()) * self.frame) for tr in seen]
+        moving = [(tr, travel) for tr, travel in moving if travel >= STARTED]
+        for a, travel in moving:
+            for b in seen:
+                if b is a or a.colour != b.colour or a.kind != b.kind:
                     continue
-                travel = max(math.hypot(*a.velocity()), math.hypot(*b.velocity())) * self.frame
-                if travel < STARTED:
-                    continue  # both at rest: each is found where it stands
-                reach = self.board.radius_of(a.id) + self.board.radius_of(b.id) + travel
+                pair = frozenset((a.id, b.id))
+                if pair in self.meetings:
+                    continue
+                reach = self.board.radius_of(a.id) + self.board.radius_of(b.id) + max(
+                    travel, math.hypot(*b.velocity()) * self.frame)
                 if math.hypot(a.pos[0] - b.pos[0], a.pos[1] - b.pos[1]) < reach:
                     self.meetings[pair] = t
 
@@ -353,15 +357,13 @@ class ShotTracker:
         circle = circle or min(self.board.circles_of(self.shooter), key=lambda c: math.hypot(
             st.points[0][1] - self.board.circle_centre(c)[0],
             st.points[0][2] - self.board.circle_centre(c)[1]))
-        strike = (fit_strike(st.points, self.start_time)
-                  if self.start_time is not None else None)
-        t0 = strike.time if strike else (self.start_time or 0.0)
+        strike = fit_strike(st.points, self.start_time)
+        t0 = strike.time if strike else self.start_time
         contacts = self._contacts(st, circle, strike, t0)
         doubt = self._doubts(contacts)
         contacts = [self._trusted(c, t0, doubt) for c in contacts]
         pockets, exits, final = [], [], {}
-        if st.gone is None and st.missing >= 10 and self.start_time is not None and (
-                st.points[-1][0] <= t0 + 2 * self.frame):
+        if st.gone is None and st.missing >= 10 and st.points[-1][0] <= t0 + 2 * self.frame:
             # the striker set off and was never seen again: a streak too long to detect
             # (a slow shutter), gone into a hole or off the table — which, and what it
             # touched, the frames cannot say: a foul the referee must confirm
