@@ -36,9 +36,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 cv2.setNumThreads(1)
 
-from kangle.tilescmd import BIG_PHOTO  # noqa: E402
 from rules.games.rummikub import Hand, Profile, penalty  # noqa: E402
-from vision.photo import read_image  # noqa: E402
+from vision.photo import BIG_PHOTO, read_image  # noqa: E402
 from vision.tiles.labels import read_split  # noqa: E402
 from vision.tiles.model import MODELS  # noqa: E402
 from vision.tiles.quads import overlap  # noqa: E402

@@ -11,11 +11,9 @@ import cv2
 
 from rules.errors import KangleError
 from rules.games.rummikub import Hand, Profile, penalty
-from vision.photo import read_image
+from vision.photo import BIG_PHOTO, read_image
 from vision.tiles.draw import annotate
 from vision.tiles.read import CONFIDENT, TileReading, read_tiles
-
-BIG_PHOTO = 6_000_000  # pixels above which a photo is decoded at half size
 
 
 def add_parser(sub, formatter) -> None:

@@ -17,6 +17,7 @@ from rules.errors import KangleError
 MAX_PIXELS = 100_000_000  # a 100-megapixel photo is beyond any phone or webcam
 MAX_BYTES = 60_000_000  # no photo of that size takes more as a file
 MIN_SIDE = 32  # pixels: nothing kangle looks for fits in less
+BIG_PHOTO = 6_000_000  # pixels above which a phone photo of tiles is decoded at half size
 
 
 def read_image(path: str, halve_above: int | None = None) -> tuple[np.ndarray, float]:

@@ -12,7 +12,6 @@ line can enter results at once.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import segno
@@ -26,6 +25,7 @@ from starlette.templating import Jinja2Templates
 
 from rules.errors import KangleError
 from rules.events.competition import Competition
+from rules.fields import is_number
 from web.hands import SeatHand, read_photo, score_hands
 from web.links import find_table, spoken, table_code
 
@@ -261,7 +261,7 @@ def _scores(values: dict[str, str]) -> tuple[dict[str, float], str | None]:
         except ValueError:
             return {}, f"{seat}'s score must be a number, not {text!r}" if text else \
                 f"{seat}'s score is missing"
-        if not math.isfinite(value) or abs(value) > MAX_SCORE:
+        if not is_number(value) or abs(value) > MAX_SCORE:
             return {}, f"{seat}'s score {text} is not a score of this game"
         scores[seat] = int(value) if value.is_integer() else value
     return scores, None

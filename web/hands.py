@@ -11,11 +11,10 @@ import cv2
 
 from rules.errors import KangleError
 from rules.games import rummikub
-from vision.photo import decode_image
+from vision.photo import BIG_PHOTO, decode_image
 from vision.tiles.draw import annotate
 from vision.tiles.read import read_tiles
 
-BIG_PHOTO = 6_000_000  # pixels above which a photo is decoded at half size
 SHOWN_PX = 900  # the checked photo is sent back at most this wide or high
 DOUBT = "?"  # marks a tile read with little confidence until a person checks it
 
