@@ -37,6 +37,7 @@ from vision.tiles.read import (
     _best,
     _distinct,
     _fitted,
+    _Judge,
     _merge,
     _Outlines,
     _reading_order,
@@ -633,3 +634,34 @@ def test_world_labels_lie_on_tile_faces_in_every_scene(scene):
         widths = np.array([np.linalg.norm(lt.polygon[1] - lt.polygon[0]) for lt in photo.tiles])
         gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1) / widths[1:]
         assert (gaps < 1.1).mean() > 0.5  # mostly touching neighbours in a row
+
+
+@pytest.mark.parametrize("seed", [26, 30])
+def test_tiles_standing_in_a_rack_seen_from_the_front_are_read_across(seed):
+    """Seen from the front, a tile standing in a rack looks wider than tall: its length
+    is the shorter side of its outline, and it is read that way when it is as large as
+    the photo's other tiles (each of these photos read no tile before)."""
+    photo, image, _ = render_world(np.random.default_rng(seed), "rack from the front")
+    pairs = matched(photo.tiles, read_tiles(image))
+    assert len(pairs) >= 10
+    assert sum(truth == read for truth, read in pairs) / len(pairs) >= 0.95
+
+
+def test_only_a_wide_region_the_size_of_the_photos_tiles_is_read_across():
+    """A wide region is read across only when its area is near that of the tiles read
+    confidently: a tile's ring or number (smaller) or two touching tiles (larger) read
+    across would pass for one tile. A nearly square region is always read both ways."""
+    def region(w, h):
+        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        pts = np.column_stack([xs.ravel(), ys.ravel()]) + 20
+        face = np.ones((h + 40, w + 40), bool)
+        return find.Region(pts, find.Maps(np.zeros(face.shape), face, np.zeros(face.shape)))
+
+    judge = _Judge(np.zeros((200, 200, 3), np.uint8), 1.0, None)
+    wide, ring, pair, square = region(45, 30), region(30, 20), region(64, 44), region(30, 30)
+    assert not judge.turnable(wide) and judge.turnable(square)  # nothing read yet
+    judge.size_tiles([region(32, 44), region(31, 45), region(30, 30)])
+    assert judge.turnable(wide) and judge.turnable(square)
+    assert not judge.turnable(ring) and not judge.turnable(pair)
+    judge.size_tiles([])  # no tile read confidently: any size may be one
+    assert judge.turnable(ring) and judge.turnable(pair)

@@ -14,6 +14,7 @@ tiles it found), and kept where the face network reads them surely.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from vision.tiles.quads import covered
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
 DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, pixels
 EDGE_MARGIN = 2.5  # working pixels: a tile whose outline comes this close to the border is cut
+TURN_AREA = 0.7  # a wide region read across is within this factor of a tile's area
 SURELY_ONE = 0.98  # a region whole at least this surely one tile is not cut further
 DUPLICATE = 0.5  # share of a reading's outline on a surer reading's that makes it a copy
 BESIDE_EDGE = 0.3  # share of a place beside a tile whose outline must show, to be judged
@@ -76,17 +78,46 @@ class _Judge:
         self.image = image if self.detail == 1.0 else cv2.resize(
             image, None, fx=self.detail, fy=self.detail, interpolation=cv2.INTER_AREA)
         self.factor = factor
+        # working pixels²: the least and most area of a wide region read across
+        # (``size_tiles``); none until the photo's regions have been read once
+        self.turn_sizes = (math.inf, math.inf)
 
     def judge(self, regions: list[find.Region]) -> list[_Verdict]:
-        """A verdict on each region; one that looks nearly square (a tile foreshortened
-        along its length) is read both ways across and the likelier tile kept."""
-        verdicts = self._judge(regions, False)
-        square = [i for i, r in enumerate(regions) if r.squarish]
-        for i, v in zip(square, self._judge([regions[i] for i in square], True),
-                        strict=True):
-            if v.tile > verdicts[i].tile:
-                verdicts[i] = v
-        return verdicts
+        """A verdict on each region; one that may be a tile foreshortened along its
+        length is read both ways across and the likelier tile kept (``turnable``)."""
+        verdicts = dict(zip(map(id, regions), self._judge(regions, False), strict=True))
+        self.turn_into(verdicts, [r for r in regions if self.turnable(r)])
+        return [verdicts[id(r)] for r in regions]
+
+    def turn_into(self, verdicts: dict, regions: list[find.Region]) -> None:
+        """Read the regions across as well, keeping in ``verdicts`` (by region
+        identity, changed in place) whichever way reads the likelier tile."""
+        for r, v in zip(regions, self._judge(regions, True), strict=True):
+            if v.tile > verdicts[id(r)].tile:
+                verdicts[id(r)] = v
+
+    def turnable(self, region: find.Region) -> bool:
+        """Whether the region may be a tile whose length is its shorter side as seen:
+        a nearly square one always; a wider one (a tile standing in a rack, seen from
+        the front) if its area is within ``turn_sizes``."""
+        if region.squarish:
+            return True
+        (_, _), (a, b), _ = region.rect
+        least, most = self.turn_sizes
+        return least <= a * b <= most
+
+    def size_tiles(self, confident: list[find.Region]) -> None:
+        """Set ``turn_sizes`` from the regions read confidently as tiles: at least
+        TURN_AREA of their median area (a tile's ring or number, squat and smaller, read
+        across would pass for a whole tile), and at most 1 / TURN_AREA of the median of
+        those whose way across was plain from their shape (two touching tiles read
+        across would pass for one: a confident nearly square region may be a tile's
+        ring, which says nothing of how large tiles are). Any size where none was."""
+        def median(regions):
+            return float(np.median([r.rect[1][0] * r.rect[1][1] for r in regions]))
+        plain = [r for r in confident if not r.squarish]
+        self.turn_sizes = (TURN_AREA * median(confident) if confident else 0.0,
+                           median(plain) / TURN_AREA if plain else math.inf)
 
     def _judge(self, regions: list[find.Region], turned: bool) -> list[_Verdict]:
         if not regions:
@@ -164,6 +195,12 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     whole = [r for r in regions if r.tile_like]
     verdicts: dict = {}
     _judge_into(verdicts, judge, whole)
+    sure = {id(r) for r in whole if verdicts[id(r)].tile >= SURELY_ONE}
+    # the tiles read confidently say how large a tile is in this photo: wider regions
+    # that large may be tiles seen foreshortened, and are read across too
+    judge.size_tiles([r for r in whole if verdicts[id(r)].tile >= CONFIDENT])
+    judge.turn_into(verdicts, [r for r in whole if id(r) not in sure and not r.squarish
+                               and judge.turnable(r)])
     sure = {id(r) for r in whole if verdicts[id(r)].tile >= SURELY_ONE}
     rest = [n for r in regions if id(r) not in sure
             for n in r.tree() if n.tile_like and id(n) not in verdicts]
