@@ -187,22 +187,76 @@ def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
 def _most_board_like(bright: np.ndarray) -> np.ndarray | None:
     """The outline of the largest bright region that is bright all through (its pixels
     fill 70 % of its outline), clear of the frame's border and not tiny: a playing
-    surface in view is, while a light floor or cloth round the table, though larger, has the board's
-    dark frame as a hole or a bay in it and runs off the picture. If none is, the
-    largest (a board the picture cuts is then refused as such)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(bright)
+    surface in view is, while a light floor or cloth round the table, though larger, has
+    the board's dark frame as a hole or a bay in it and runs off the picture. An arm
+    reaching in over the cushion joins the surface to the floor: if no region is board-
+    like, the parts narrower than an arm are cut away and the search made again. If
+    still none is, the largest (a board the picture cuts is then refused as such)."""
     outlines = []
-    for i in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:6]:
-        x, y, w, h = stats[i, :4]
-        own = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
-        found, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        outline = max(found, key=cv2.contourArea) + np.array([x, y])
+    for own, (x, y) in _regions(bright):
+        outline = _outline(own, x, y)
         outlines.append(outline)
-        clear = x > 2 and y > 2 and x + w < bright.shape[1] - 3 and y + h < bright.shape[0] - 3
-        big = stats[i, cv2.CC_STAT_AREA] >= 0.05 * bright.size
-        if big and clear and stats[i, cv2.CC_STAT_AREA] >= 0.7 * cv2.contourArea(outline):
+        if _board_like(own, outline, x, y, bright.shape):
+            return outline
+    for own, (x, y) in _without_arms(bright):
+        outline = _outline(own, x, y)
+        if _board_like(own, outline, x, y, bright.shape):
             return outline
     return outlines[0] if outlines else None
+
+
+def _regions(mask: np.ndarray, most: int = 6):
+    """The ``most`` largest regions of a mask, largest first: (the region's own mask
+    within its bounding box, the box's top-left corner)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    for i in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:most]:
+        x, y, w, h = stats[i, :4]
+        yield (labels[y:y + h, x:x + w] == i).astype(np.uint8), (x, y)
+
+
+def _outline(own: np.ndarray, x: int, y: int) -> np.ndarray:
+    found, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(found, key=cv2.contourArea) + np.array([x, y])
+
+
+def _board_like(own: np.ndarray, outline: np.ndarray, x: int, y: int, shape) -> bool:
+    """Clear of the frame's border, at least 5 % of the frame, and filling 70 % of its
+    outline."""
+    h, w = own.shape
+    clear = x > 2 and y > 2 and x + w < shape[1] - 3 and y + h < shape[0] - 3
+    area = int(own.sum())
+    return clear and area >= 0.05 * shape[0] * shape[1] and area >= 0.7 * cv2.contourArea(
+        outline)
+
+
+# an arm over the cushion is narrower than this share of the frame's shorter side; the
+# playing surface, filling a good part of the frame, is wider
+ARM = 0.12
+SMALL_SIDE = 400  # pixels: the bright mask is cut at this size (a big kernel is slow)
+
+
+def _without_arms(bright: np.ndarray):
+    """Bright regions once the parts narrower than an arm (ARM) are cut away, each
+    given back at full size with what the cut took off near it (its corners, and the
+    arm's stub over the cushion, which the outline's fit sets aside): (its own mask
+    within its bounding box, the box's top-left corner)."""
+    h, w = bright.shape
+    f = SMALL_SIDE / max(h, w)
+    small = (cv2.resize(bright, (max(1, round(w * f)), max(1, round(h * f))),
+                        interpolation=cv2.INTER_AREA) > 127).astype(np.uint8)
+    k = int(ARM * min(small.shape)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    opened = cv2.morphologyEx(small, cv2.MORPH_OPEN, disc)
+    for own, (x, y) in _regions(opened, 3):
+        near = np.zeros_like(small)
+        near[y:y + own.shape[0], x:x + own.shape[1]] = own
+        near = cv2.resize(cv2.dilate(near, disc), (w, h), interpolation=cv2.INTER_NEAREST)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(bright & (near * 255))
+        if n < 2:
+            continue
+        i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        bx, by, bw, bh = stats[i, :4]
+        yield (labels[by:by + bh, bx:bx + bw] == i).astype(np.uint8), (bx, by)
 
 
 def _quad_of_hull(outline: np.ndarray, area: float) -> np.ndarray:

@@ -392,6 +392,24 @@ def test_a_damaged_calibration_is_refused_naming_the_place(venue, damage, messag
         Calibration.from_json(data)
 
 
+def test_a_carrom_board_is_found_with_an_arm_joining_it_to_a_light_floor():
+    """An arm reaching in over the cushion joins the playing surface to the light cloth
+    round the table into one bright region that runs off the picture: the parts
+    narrower than an arm are cut away and the surface found all the same."""
+    grid = np.array([(x, y, 0) for x in (-300, 300) for y in (-300, 300)], float)
+    render = Renderer(CARROM)
+    for venue in range(2):
+        camera = random_camera(np.random.default_rng(venue))
+        for seed in range(4):
+            frame = render.render(camera, carrom_scatter(np.random.default_rng(seed),
+                                                         list(set_ids(CARROM))[:10]),
+                                  Look(seed=seed, occluders=1, noise=2))
+            pose = find_board(frame.image, camera, CARROM)
+            error = np.linalg.norm(camera.to_board(pose.camera.project(grid)) - grid[:, :2],
+                                   axis=1)
+            assert error.max() < 2.0, (venue, seed)
+
+
 def test_a_carrom_phone_photo_12_megapixels_tilted_is_calibrated_and_read():
     """A phone held over the board: 3000 x 4000, portrait, 15 degrees off vertical, a
     little barrel distortion, blur and JPEG."""
