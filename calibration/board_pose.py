@@ -55,20 +55,23 @@ def find_board(image: np.ndarray, camera: Camera, board: Board, use_holes: bool 
         raise KangleError(f"the frame is {w}x{h} but the camera calibration is for "
                           f"{camera.size[0]}x{camera.size[1]}: calibrate this camera mode")
     undist = cv2.undistort(image, camera.matrix, camera.dist)
-    try:
-        pose = _pose(undist, camera, board, use_holes, by_lines=False)
-        if pose.residual_mm <= 3.0:
-            return _in_view(pose)
-    except KangleError:
-        pose = None
-    # perhaps an arm over the cushion spoils the outline: take its four straightest sides
-    try:
-        second = _pose(undist, camera, board, use_holes, by_lines=True)
-    except KangleError:
-        if pose is None:
-            raise
-        return _in_view(pose)
-    return _in_view(second if pose is None or second.residual_mm < pose.residual_mm else pose)
+    best, failure = None, None
+    for outline in _outlines(undist):
+        # perhaps an arm over the cushion spoils the outline: then take its four
+        # straightest sides
+        for by_lines in (False, True):
+            try:
+                pose = _pose(undist, outline, camera, board, use_holes, by_lines)
+            except KangleError as exc:
+                failure = failure or exc
+                continue
+            if best is None or pose.residual_mm < best.residual_mm:
+                best = pose
+            if best.residual_mm <= 3.0:
+                return _in_view(best)
+    if best is None:
+        raise failure
+    return _in_view(best)
 
 
 def _in_view(pose: Pose) -> Pose:
@@ -86,9 +89,9 @@ def _in_view(pose: Pose) -> Pose:
     return pose
 
 
-def _pose(undist: np.ndarray, camera: Camera, board: Board, use_holes: bool,
-          by_lines: bool) -> Pose:
-    corners = _surface_corners(undist, by_lines)
+def _pose(undist: np.ndarray, outline: np.ndarray, camera: Camera, board: Board,
+          use_holes: bool, by_lines: bool) -> Pose:
+    corners = _surface_corners(undist, outline, by_lines)
     hb = board.half - board.hole_inset
     square = [(-board.half, -board.half), (board.half, -board.half), (board.half, board.half),
               (-board.half, board.half)]
@@ -151,18 +154,27 @@ def pose_from_corners(corners_px: np.ndarray, camera: Camera, board: Board) -> P
     return Pose(posed, residual, np.asarray(corners_px, float).reshape(4, 2))
 
 
-def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
-    """Corners SW, SE, NE, NW (image bottom-left first, anticlockwise on the board) of
-    the largest bright quadrilateral. ``by_lines``: an arm reaching over the cushion
-    joins the bright region and spoils its hull; the four straight lines that most of
-    the outline lies on are the board's sides all the same (an arm's edges are short
-    beside them), so they are found one after another and intersected instead."""
+def _outlines(undist: np.ndarray) -> list[np.ndarray]:
+    """Outlines (pixels, on the undistorted frame) that may be the playing surface's,
+    likeliest first (``_most_board_like``): the largest bright region of the frame."""
     grey = cv2.GaussianBlur(cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-    outline = _most_board_like(bright)
-    if outline is None:
+    outlines = _most_board_like(bright)
+    if not outlines:
         raise KangleError("no board in view: no bright playing surface found")
+    return outlines
+
+
+def _surface_corners(undist: np.ndarray, outline: np.ndarray,
+                     by_lines: bool = False) -> np.ndarray:
+    """Corners SW, SE, NE, NW (image bottom-left first, anticlockwise on the board) of
+    the bright region whose ``outline`` is given. ``by_lines``: an arm reaching over
+    the cushion joins the bright region and spoils its hull; the four straight lines
+    that most of the outline lies on are the board's sides all the same (an arm's edges
+    are short beside them), so they are found one after another and intersected
+    instead."""
+    grey = cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY)
     area = cv2.contourArea(outline)
     if area < 0.05 * grey.size:
         raise KangleError("no board in view: the brightest region is too small to be the "
@@ -176,7 +188,7 @@ def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
                           "whole playing surface in the picture?")
     quad = (_quad_of_lines(points[inside]) if by_lines else
             _outer_lines(points[inside], _quad_of_hull(outline, area)))
-    quad = _refine(cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY), quad)
+    quad = _refine(grey, quad)
     u, v = quad[:, 0], quad[:, 1]
     order = [np.argmin(u - v), np.argmax(u + v), np.argmax(u - v), np.argmin(u + v)]
     if len(set(order)) != 4:
@@ -184,25 +196,25 @@ def _surface_corners(undist: np.ndarray, by_lines: bool = False) -> np.ndarray:
     return quad[order]  # SW (bottom left), SE, NE, NW
 
 
-def _most_board_like(bright: np.ndarray) -> np.ndarray | None:
-    """The outline of the largest bright region that is bright all through (its pixels
-    fill 70 % of its outline), clear of the frame's border and not tiny: a playing
-    surface in view is, while a light floor or cloth round the table, though larger, has
-    the board's dark frame as a hole or a bay in it and runs off the picture. An arm
-    reaching in over the cushion joins the surface to the floor: if no region is board-
-    like, the parts narrower than an arm are cut away and the search made again. If
-    still none is, the largest (a board the picture cuts is then refused as such)."""
+def _most_board_like(bright: np.ndarray) -> list[np.ndarray]:
+    """Outlines that may be the playing surface's, likeliest first. The largest bright
+    region that is bright all through (its pixels fill 70 % of its outline), clear of
+    the frame's border and not tiny, alone: a playing surface in view is, while a light
+    floor or cloth round the table, though larger, has the board's dark frame as a hole
+    or a bay in it and runs off the picture. If none is — an arm reaching in over the
+    cushion joins the surface to the floor or to the picture's edge, or the surface
+    itself touches the edge — those such once the parts narrower than an arm are cut
+    away, then the largest region as it is (a board the picture cuts is then refused
+    as such)."""
     outlines = []
     for own, (x, y) in _regions(bright):
         outline = _outline(own, x, y)
+        if _board_like(own, outline, x, y, bright.shape):
+            return [outline]
         outlines.append(outline)
-        if _board_like(own, outline, x, y, bright.shape):
-            return outline
-    for own, (x, y) in _without_arms(bright):
-        outline = _outline(own, x, y)
-        if _board_like(own, outline, x, y, bright.shape):
-            return outline
-    return outlines[0] if outlines else None
+    cut_free = [outline for own, (x, y) in _without_arms(bright)
+                if _board_like(own, outline := _outline(own, x, y), x, y, bright.shape)]
+    return cut_free + outlines[:1]
 
 
 def _regions(mask: np.ndarray, most: int = 6):
