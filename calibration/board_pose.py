@@ -201,11 +201,11 @@ def _most_board_like(bright: np.ndarray) -> list[np.ndarray]:
     region that is bright all through (its pixels fill 70 % of its outline), clear of
     the frame's border and not tiny, alone: a playing surface in view is, while a light
     floor or cloth round the table, though larger, has the board's dark frame as a hole
-    or a bay in it and runs off the picture. If none is — an arm reaching in over the
+    or a bay in it and runs off the picture. If none is (an arm reaching in over the
     cushion joins the surface to the floor or to the picture's edge, or the surface
-    itself touches the edge — those such once the parts narrower than an arm are cut
-    away, then the largest region as it is (a board the picture cuts is then refused
-    as such)."""
+    itself touches the edge): the regions that are board-like once the parts narrower
+    than an arm are cut away, then the largest region as it is (a board the picture
+    cuts is then refused as such)."""
     outlines = []
     for own, (x, y) in _regions(bright):
         outline = _outline(own, x, y)
