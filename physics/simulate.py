@@ -1,7 +1,9 @@
 """Simulating one shot: from a table state and a cue stroke to a shot record.
 
 Stepping adapts to the fastest piece: no piece moves more than
-``max_step_fraction`` of the smallest radius in one step, so nothing tunnels.
+``max_step_fraction`` of the smallest radius in one step, so nothing tunnels, and a
+step that would pass over a graze ends in it (physics/world.py), so no contact is
+missed however shallow.
 Contacts that begin within a step are put in order by their exact time of impact
 on the straight-line motion Chipmunk integrated over that step (rules/impact.py);
 contacts of one piece closer in time than ``order_tolerance`` are marked ambiguous.
@@ -107,7 +109,13 @@ class _Run:
         self.row_of_body = {world.bodies[p].id: i for i, p in enumerate(self.ids)}
         self.raw_row: dict[str, int] = {}
         self._rows_of = b""
-        self.radius = np.array([self.board.radius_of(p) for p in self.ids])
+        self._body_by_id = {body.id: body for body in world.bodies.values()}
+        # the bodies that may be moving: those set moving by a contact since, and those
+        # moving at the last full count (a superset: a body only starts by a contact)
+        self.moving: set[pymunk.Body] = set()
+        self._reads = 0
+        self.top_speed = 0.0  # mm/s, the fastest at the last reading
+        self._still2 = (self.physics.rest_speed * 1000) ** 2
         self.origin = np.array([world.bodies[p].position for p in self.ids], dtype=float)
         self.rng = random.Random(self.physics.fly_off.seed)
         self.pending: list[tuple[float, str, str]] = []
@@ -142,6 +150,7 @@ class _Run:
     def _begin_pieces(self, arbiter: pymunk.Arbiter, space, data) -> None:
         sa, sb = arbiter.shapes
         a, b = self.w.piece_of_shape[sa], self.w.piece_of_shape[sb]
+        self.moving.update(arbiter.bodies)
         (pa, va), (pb, vb) = (self._start_of_step(body) for body in arbiter.bodies)
         reach = self.board.radius_of(a) + self.board.radius_of(b)
         self.pending.append((self._impact(disc_disc(pa, va, pb, vb, reach, self.dt)), a, b))
@@ -182,7 +191,7 @@ class _Run:
         a = math.radians(self.stroke.angle)
         v0 = self.stroke.speed * 1000
         body.velocity = (v0 * math.cos(a), v0 * math.sin(a))
-        step_len = self.physics.max_step_fraction * float(self.radius.min())
+        step_len = self.w.step_len
         max_step, rest = self.physics.max_step, self.physics.rest_speed * 1000
         slow = step_len / max_step
         braking = self.physics.sliding_friction * GRAVITY_MM
@@ -190,7 +199,8 @@ class _Run:
         self._layout()
         vmax, unread = v0, 0
         while self.t < self.physics.max_duration and vmax >= rest:
-            self.dt = dt = max_step if vmax <= slow else step_len / vmax
+            self.dt = dt = self.w.next_step(max_step if vmax <= slow else step_len / vmax,
+                                            self.moving)
             step(dt)
             self.t += dt
             unread += 1
@@ -205,8 +215,7 @@ class _Run:
             if (dt < max_step or unread >= _READ_EVERY or sample or vmax - braking * dt < rest
                     or self.fresh_contacts):
                 now = self._read()
-                velocity = now[:, 2:]
-                vmax = math.sqrt(float(np.einsum("ij,ij->i", velocity, velocity).max()))
+                vmax = self.top_speed
                 unread, self.fresh_contacts = 0, False
                 if sample:
                     self._sample(now)
@@ -217,7 +226,8 @@ class _Run:
     def _read(self) -> np.ndarray:
         """Every awake body's [x, y, vx, vy] (mm, mm/s) in one batch call; ``raw_row``
         says which row holds which piece (sleeping bodies are left out of the batch, so
-        the rows change as pieces fall asleep and wake)."""
+        the rows change as pieces fall asleep and wake). Notes the top speed and which
+        bodies move."""
         self.buffer.clear()
         batch.get_space_bodies(self.w.space, _FIELDS, self.buffer)
         ids = bytes(self.buffer.int_buf())
@@ -226,7 +236,16 @@ class _Run:
             self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
                             if i in self.row_of_body}
             self._rows_of = ids
-        return np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4)
+        now = np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4)
+        speed2 = np.einsum("ij,ij->i", now[:, 2:], now[:, 2:])
+        self.top_speed = math.sqrt(float(speed2.max())) if len(speed2) else 0.0
+        # (slower than rest_speed, a body moves too little in a step to pass over a graze)
+        self._reads += 1
+        if self._reads % _READ_EVERY == 1:  # the full count, now and then
+            body = self._body_by_id
+            self.moving = {body[i] for i in np.frombuffer(ids, dtype=np.int64)[
+                speed2 > self._still2].tolist() if i in body}
+        return now
 
     def _layout(self) -> None:
         """Read the rows afresh (after pieces were taken out)."""

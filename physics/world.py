@@ -5,6 +5,14 @@ Table friction lives inside Chipmunk, not in Python: each body is tied to the st
 body by a pivot joint and a gear joint with ``max_bias = 0`` whose ``max_force`` is
 the Coulomb friction force μ·m·g (and the matching torque) — Chipmunk's top-down
 friction. A sliding piece therefore decelerates at exactly μ·g whatever its speed.
+
+Chipmunk sees a contact only where two shapes overlap at the end of a step, so two
+discs whose paths overlap for less than a step's travel (a graze) would pass through
+each other unseen. Each piece therefore carries a sensor reaching ``margin`` (one
+step's longest travel) beyond it; Chipmunk keeps the pairs whose sensors overlap —
+the only pairs that can meet within the next step — and ``next_step`` shortens a
+step to the deepest moment of any graze among them, worked out in closed form
+(rules/impact.py), so that the step ends with the two discs overlapping.
 """
 
 from __future__ import annotations
@@ -16,9 +24,14 @@ import pymunk
 
 from physics.profile import PhysicsProfile
 from rules.board import CORNERS, Board
+from rules.impact import overlap
 
 GRAVITY_MM = 9810.0  # g in mm/s²
-PIECE, CUSHION, HOLE = 1, 2, 3  # collision types
+PIECE, CUSHION, HOLE, NEAR = 1, 2, 3, 4  # collision types (NEAR: the proximity sensors)
+# the proximity sensors meet only each other, so Chipmunk never pairs them with a piece,
+# a cushion or a hole (the filters reject those pairs before any test)
+TABLE = pymunk.ShapeFilter(categories=0b01, mask=0b01)
+SENSORS = pymunk.ShapeFilter(categories=0b10, mask=0b10)
 
 
 @dataclass
@@ -32,6 +45,9 @@ class World:
     piece_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
     cushion_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
     hole_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
+    margin: float = 0.0  # mm: how far a piece's proximity sensor reaches beyond it
+    # the pieces whose sensors overlap each body's, with the sum of the two radii
+    near: dict[pymunk.Body, dict[pymunk.Body, float]] = field(default_factory=dict)
     _attached: dict[str, tuple] = field(default_factory=dict)
 
     def add_piece(self, piece: str, pos: tuple[float, float]) -> pymunk.Body:
@@ -41,6 +57,7 @@ class World:
         body.position = pos
         shape = pymunk.Circle(body, r)
         shape.collision_type = PIECE
+        shape.filter = TABLE
         shape.elasticity = math.sqrt(self.physics.piece_restitution)
         shape.friction = math.sqrt(self.physics.piece_friction)
         static = self.space.static_body
@@ -50,10 +67,14 @@ class World:
         spin = pymunk.GearJoint(static, body, 0.0, 1.0)
         spin.max_bias = 0
         spin.max_force = self.physics.spin_friction * m * GRAVITY_MM * r * 2 / 3
-        self.space.add(body, shape, slide, spin)
+        sensor = pymunk.Circle(body, r + self.margin)
+        sensor.sensor = True
+        sensor.collision_type = NEAR
+        sensor.filter = SENSORS
+        self.space.add(body, shape, slide, spin, sensor)
         self.bodies[piece] = body
         self.piece_of_shape[shape] = piece
-        self._attached[piece] = (body, shape, slide, spin)
+        self._attached[piece] = (body, shape, slide, spin, sensor)
         return body
 
     def remove_piece(self, piece: str) -> None:
@@ -62,6 +83,49 @@ class World:
         self.space.remove(*parts)
         del self.bodies[piece]
         del self.piece_of_shape[parts[1]]
+        for other in self.near.pop(parts[0], {}):
+            self.near[other].pop(parts[0], None)
+
+    @property
+    def step_len(self) -> float:
+        """The longest travel of any piece in one step, mm (see PhysicsProfile)."""
+        return self.margin
+
+    def next_step(self, dt: float, moving: set[pymunk.Body] | None = None) -> float:
+        """The step to take instead of ``dt`` s: shortened to the deepest moment of the
+        earliest graze it would otherwise step over. Each body moves in a straight line
+        at its present velocity within a step (Chipmunk moves positions before it solves
+        velocities); ``dt`` must move no body more than ``margin``. ``moving``: the
+        bodies that may be moving (every body if not given); the rest stand still."""
+        if moving is None:
+            moving = {b for b in self.bodies.values() if b.velocity != (0, 0)}
+        for a in moving:
+            around = self.near.get(a)
+            if not around:
+                continue
+            pa, va = a.position, a.velocity
+            for b, reach in around.items():
+                if b in moving:
+                    if id(b) < id(a):
+                        continue  # the pair is looked at once, from its other body
+                    vb = b.velocity
+                else:
+                    vb = (0.0, 0.0)
+                window = overlap(pa, va, b.position, vb, reach)
+                if window is not None and window[0] > 0.0 and window[1] < dt:
+                    dt = (window[0] + window[1]) / 2
+        return dt
+
+    def _near_begin(self, arbiter: pymunk.Arbiter, space, data) -> None:
+        sa, sb = arbiter.shapes
+        reach = sa.radius + sb.radius - 2 * self.margin
+        self.near.setdefault(sa.body, {})[sb.body] = reach
+        self.near.setdefault(sb.body, {})[sa.body] = reach
+
+    def _near_end(self, arbiter: pymunk.Arbiter, space, data) -> None:
+        sa, sb = arbiter.shapes
+        self.near.get(sa.body, {}).pop(sb.body, None)
+        self.near.get(sb.body, {}).pop(sa.body, None)
 
 
 def build_world(
@@ -72,7 +136,9 @@ def build_world(
     space.collision_slop = 0.05
     space.sleep_time_threshold = 0.05
     space.idle_speed_threshold = physics.rest_speed * 1000
-    world = World(space, board, physics)
+    world = World(space, board, physics, margin=physics.max_step_fraction * min(
+        board.piece_radius, board.striker_radius))
+    space.on_collision(NEAR, NEAR, begin=world._near_begin, separate=world._near_end)
     h = board.half
     corners = {"S": ((-h, -h), (h, -h)), "N": ((-h, h), (h, h)),
                "W": ((-h, -h), (-h, h)), "E": ((h, -h), (h, h))}
@@ -81,6 +147,7 @@ def build_world(
     for side, (a, b) in corners.items():
         seg = pymunk.Segment(space.static_body, a, b, 0)
         seg.collision_type = CUSHION
+        seg.filter = TABLE
         seg.elasticity = physics.cushion_restitution / piece_e
         seg.friction = physics.cushion_friction / piece_f if piece_f else 0.0
         space.add(seg)
@@ -92,6 +159,7 @@ def build_world(
                              board.hole_centre(corner))
         hole.sensor = True
         hole.collision_type = HOLE
+        hole.filter = TABLE
         space.add(hole)
         world.hole_of_shape[hole] = corner
     for piece, pos in sorted(positions.items()):

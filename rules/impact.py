@@ -19,20 +19,37 @@ def disc_disc(
     """Earliest τ in [0, horizon] at which discs a and b (centres ``pa``, ``pb``, moving
     at ``va``, ``vb``) are ``reach`` apart (the sum of their radii) while closing.
     0 if they already touch; None if they do not meet within the horizon."""
+    window = overlap(pa, va, pb, vb, reach)
+    if window is None:
+        return None
+    tau = window[0]
+    return tau if tau <= horizon else None
+
+
+def overlap(
+    pa: tuple[float, float], va: tuple[float, float],
+    pb: tuple[float, float], vb: tuple[float, float],
+    reach: float,
+) -> tuple[float, float] | None:
+    """The times (τ_in, τ_out) between which discs a and b, moving in straight lines,
+    overlap (centres nearer than ``reach``) while they first close on each other:
+    (0, 0) if they already touch, None if they are not closing or pass clear. A pass
+    whose τ_out comes before the end of a step is a graze a step-end check never
+    sees; the middle of the window, (τ_in + τ_out) / 2, is its deepest moment."""
     dx, dy = pb[0] - pa[0], pb[1] - pa[1]
     ux, uy = vb[0] - va[0], vb[1] - va[1]
     c = dx * dx + dy * dy - reach * reach
     if c <= 0:
-        return 0.0
+        return (0.0, 0.0)
     a = ux * ux + uy * uy
-    b = 2 * (dx * ux + dy * uy)
-    if a == 0 or b >= 0:  # not moving relative to each other, or moving apart
+    half_b = dx * ux + dy * uy
+    if a == 0 or half_b >= 0:  # not moving relative to each other, or moving apart
         return None
-    disc = b * b - 4 * a * c
-    if disc < 0:
+    disc = half_b * half_b - a * c
+    if disc <= 0:
         return None
-    tau = (-b - math.sqrt(disc)) / (2 * a)
-    return tau if tau <= horizon else None
+    root = math.sqrt(disc)
+    return (-half_b - root) / a, (-half_b + root) / a
 
 
 def disc_wall(
