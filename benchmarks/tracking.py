@@ -213,6 +213,12 @@ def main() -> None:
             tracker.update(t, found)
             frame_times.append(time.perf_counter() - start)
             detect_times.append(mid - start)
+        # a live camera goes on seeing the table at rest after the film ends: the
+        # tracker gets those frames until it rules or says it could not follow the shot
+        t_next = frames[-1][0]
+        while not (tracker.over or tracker.unfollowed) and t_next < frames[-1][0] + 0.5:
+            t_next += 1 / args.fps
+            tracker.update(t_next, found)
         try:
             seen = tracker.record()
         except ValueError:

@@ -237,3 +237,33 @@ def test_a_striker_never_seen_after_the_strike_is_a_foul_to_confirm_not_a_retake
     calls = judge(state, seen, BOARD, RuleProfile())[1].calls
     assert "4.4" not in {c.rule for c in calls}
     assert any(c.confirm for c in calls if c.rule in ("5.3", "5.4"))
+
+
+def test_a_stroke_unseen_until_after_a_bounce_is_known_to_be_hidden():
+    # 30 fps: still at t <= 0, struck just after, unseen for three frames in which it
+    # runs 200 mm along +x at 4 m/s and comes back off a cushion at half the speed
+    still = [(k / 30, 0.0, 0.0) for k in range(-4, 1)]
+    back = [(k / 30, 200.0 - 2000.0 * (k / 30 - 0.05), 10.0) for k in range(4, 9)]
+    straight = [(k / 30, 4000.0 * (k / 30 - 0.005), 0.0) for k in range(4, 9)]
+    assert fit_strike(still + back).hidden
+    assert not fit_strike(still + straight).hidden  # the same gap: seen going straight
+
+
+def test_a_striker_unseen_until_after_its_first_contact_asks_the_referee_to_confirm_it():
+    # a slow shutter: the striker's streak goes undetected for its first frames, in which
+    # it meets a piece 70 mm ahead, turns and slows: the line through where it is seen
+    # again is not the stroke's, and the call is put to the referee
+    sx, sy = BOARD.circle_centre("SW")
+    u = (math.cos(math.radians(60)), math.sin(math.radians(60)))
+    state = put(EMPTY, "R05", (sx + 70 * u[0] + 12 * u[1], sy + 70 * u[1] - 12 * u[0]))
+    truth, seen = follow(state, Stroke("red", "SW", 60.0, 4.0), fps=30.0,
+                         drop=[("RS", 0.01, 0.1)])
+    assert first(truth) == "R05"
+    assert seen.contacts_of("RS")[0].confidence < 0.9
+
+
+def test_a_striker_unseen_for_frames_on_a_straight_run_is_not_in_doubt():
+    truth, seen = follow(EMPTY, Stroke("red", "SW", 60.0, 4.0), fps=30.0,
+                         drop=[("RS", 0.01, 0.1)])
+    assert first(seen) == first(truth)
+    assert seen.contacts_of("RS")[0].confidence >= 0.9

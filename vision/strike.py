@@ -28,7 +28,11 @@ SPEED_POINTS = 4  # frames that give the speed and the instant of the strike
 class Strike:
     """The fitted stroke. ``sigma`` is the one-standard-deviation uncertainty of the
     angle; ``run`` how far along the line (mm) the piece was seen still running
-    straight, and ``run_end`` the time of that last straight frame."""
+    straight, and ``run_end`` the time of that last straight frame. ``hidden``: the
+    piece went unseen from its last still frame for longer than its straight run at
+    the speed it was then seen moving accounts for (a streak too faint to detect at a
+    slow shutter): it may have touched something, and turned, before it was first seen
+    moving, so the line through that sighting need not be the stroke's."""
 
     start: tuple[float, float]
     time: float
@@ -37,6 +41,7 @@ class Strike:
     speed: float
     run: float
     run_end: float
+    hidden: bool = False
 
 
 def first_move(points: list[tuple[float, float, float]], beyond: float) -> float | None:
@@ -76,16 +81,28 @@ def fit_strike(points: list[tuple[float, float, float]],
     sigma = max(math.atan2(spread + 0.7, length), 0.002)
     ts = np.array([t for t, _, _ in run])
     k = min(SPEED_POINTS, len(run))
+    frame = _frame(points)
+    unseen = ts[0] - before if before is not None else 0.0  # s from still to moving
     if k >= 2:
         speed, offset = np.polyfit(ts[:k], along[:k], 1)
         struck = -offset / speed if speed > 0 else ts[0]
+        # run back at the speed seen, the straight run started before the piece was
+        # last seen still: something slowed or turned it in between
+        hidden = before is not None and unseen > 1.5 * frame and struck < before - frame / 2
     else:  # one frame: struck halfway between the last still frame and this one
         struck = (ts[0] + before) / 2 if before is not None else ts[0]
         speed = along[0] / max(ts[0] - struck, 1e-3)
+        hidden = unseen > 1.5 * frame  # one sighting after a gap says nothing of the way
     low = before if before is not None else ts[0] - 0.05
     struck = float(min(max(struck, low), ts[0]))
     return Strike((sx, sy), struck, math.atan2(direction[1], direction[0]), sigma,
-                  float(speed), length, float(ts[-1]))
+                  float(speed), length, float(ts[-1]), bool(hidden))
+
+
+def _frame(points: list[tuple[float, float, float]]) -> float:
+    """The time between frames (s): the shortest gap between two points."""
+    gaps = [b[0] - a[0] for a, b in zip(points, points[1:], strict=False) if b[0] > a[0]]
+    return min(gaps, default=1 / 60)
 
 
 def _straight_run(moving: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:

@@ -44,6 +44,7 @@ COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a 
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
+HIDDEN = 0.65  # the most in a first contact that may lie where the striker went unseen
 
 
 class ShotOracle(Protocol):
@@ -555,7 +556,10 @@ class ShotTracker:
         was seen to run straight past was not touched (the line is followed on beyond
         it), and a piece that starts moving when the line reaches it was. A call the
         votes and the frames do not settle is put to the simulator (``ShotOracle``), if
-        there is one, and left below 0.9 confidence."""
+        there is one, and left below 0.9 confidence. A striker unseen from its circle to
+        where it was first seen moving (``Strike.hidden``) may have touched something on
+        the way: what the line says is told at HIDDEN confidence, for the referee to
+        confirm."""
         if strike is None or strike.speed < MOVING:
             return None
         verdicts: dict[str, int] = {}
@@ -598,6 +602,8 @@ class ShotTracker:
                 confidence = max(confidence, 0.7)
             elif said is not None:
                 body, confidence = said, 0.6
+        if strike.hidden:  # unseen from its circle to where it was first seen moving
+            confidence = min(confidence, HIDDEN)
         tau = times[body][1] if body in times else 0.0
         return Contact(round(tau, 4), self.striker, body, ambiguous=confidence < 0.6,
                        confidence=round(min(confidence, 1.0), 3))
