@@ -46,6 +46,19 @@ def test_rummikub_spec_vector_two_winners_split():
     assert scores(rummikub, rk(1, 1, 10, 6))[0] == {"A": 7, "B": 7, "C": -9, "D": -5}
 
 
+def test_rummikub_sheet_lines_are_arithmetic_a_person_checks():
+    # pool exhausted: each loser pays what the penalty is over the winner's
+    _, sheet = scores(rummikub, rk(5, 10, 15, 20))
+    how = {line.name: line.parts[-1] for line in sheet.lines}
+    assert how["B"] == "score: -(10 - 5, the winner's penalty) = -5"
+    assert how["A"] == "winner: +30 = the others' 30"
+    # somebody went out: no "- 0" to puzzle over
+    _, sheet = scores(rummikub, {"game": "rummikub", "players": [
+        {"name": "A", "hand": []}, {"name": "B", "hand": ["R7", "J"]}]})
+    assert [line.parts for line in sheet.lines if line.name == "B"] == [
+        ("hand R7 J = 37", "score: minus the penalty = -37")]
+
+
 def test_rummikub_went_out_jokers_and_the_no_meld_rules():
     data = {"game": "rummikub", "players": [
         {"name": "A", "hand": []},
@@ -402,6 +415,8 @@ def test_zhaopengyou_round_rank_points_shared_ranks_and_misplays():
         misplays={"D": 1}))
     assert s == {"A": 5, "B": 4, "D": 3.5, "E": 4, "C": 1}
     assert [sheet.line(n).rank for n in "ABDEC"] == [1, 2, 2, 2, 5]
+    # the rank is by levels (shared); within it, the misplay's 3.5 lists below the 4s
+    assert [line.name for line in sheet.lines] == ["A", "B", "E", "D", "C"]
 
 
 def test_zhaopengyou_refuses_more_than_300_points():

@@ -118,8 +118,11 @@ def score(hands: list[Hand], profile: Profile) -> Sheet:
             how = (f"winner{' (shared)' if len(winners) > 1 else ''}: "
                    f"+{share:g} = the others' {sum(owed.values())}"
                    + (f" / {len(winners)}" if len(winners) > 1 else ""))
-        else:
-            how = f"-({pens[h.name]} - {best}) = {scores[h.name]:g}"
+        elif best == 0:  # somebody went out: a loser pays the whole penalty
+            how = f"score: minus the penalty = {scores[h.name]:g}"
+        else:  # nobody went out: a loser pays what the penalty is over the winner's
+            how = (f"score: -({pens[h.name]} - {best}, the winner's penalty) = "
+                   f"{scores[h.name]:g}")
         lines.append(Line(h.name, scores[h.name], (why, how), place[h.name]))
     lines.sort(key=lambda line: line.rank)
     notes = ()

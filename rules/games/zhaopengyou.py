@@ -188,12 +188,13 @@ def score(rnd: Round, profile: Profile) -> Sheet:
     place = ranks(levels)
     points = placement_points(levels, profile.rank_points, ties="top")
     lines = []
-    for s in sorted(rnd.seats, key=lambda s: place[s]):
-        cost = profile.misplay_cost * rnd.misplays.get(s, 0)
-        total = points[s] - cost
+    cost = {s: profile.misplay_cost * rnd.misplays.get(s, 0) for s in rnd.seats}
+    # ranked by levels (shared on ties); within a shared rank, a misplay lists lower
+    for s in sorted(rnd.seats, key=lambda s: (place[s], cost[s])):
+        total = points[s] - cost[s]
         parts = [f"levels gained {levels[s]}", f"rank {place[s]}: {points[s]:g}"]
-        if cost:
-            parts.append(f"{rnd.misplays[s]} misplay(s): -{cost:g}")
+        if cost[s]:
+            parts.append(f"{rnd.misplays[s]} misplay(s): -{cost[s]:g}")
         lines.append(Line(s, total, tuple(parts), place[s], total,
                           {"levels": levels[s], "games_as_dealer": dealt[s]}))
     return Sheet(GAME, tuple(lines), tuple(notes))
