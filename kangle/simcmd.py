@@ -120,8 +120,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     found = suggest(state, board, load_physics(args.physics), load_rules(args.profile),
                     PLAYERS[args.player], top=args.top)
     if not found:
-        print(f"no direct shot sends one of {state.turn}'s opponent's pieces to a hole from "
-              "here: play safe")
+        print(f"no shot, straight or off one cushion, sends one of {state.turn}'s opponent's "
+              "pieces to a hole from here: play safe")
         return 0
     print(f"{state.turn} to shoot, as a {args.player} player (angle ±"
           f"{PLAYERS[args.player].angle_sd:g}°, speed ±"
@@ -129,8 +129,9 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     for k, s in enumerate(found, 1):
         st = s.stroke
         given = f" --state {args.state}" if args.state else ""
-        print(f"{k}. from {st.circle} at {st.angle:.1f}° and {st.speed:g} m/s: {s.target} into "
-              f"{s.hole} — pockets it {s.pocketed:.0%} of tries, fouls {s.fouled:.0%}, worth "
+        bank = f" off the {s.cushion} cushion" if s.cushion else ""
+        print(f"{k}. from {st.circle} at {st.angle:.1f}° and {st.speed:g} m/s{bank}: {s.target} "
+              f"into {s.hole} — pockets it {s.pocketed:.0%} of tries, fouls {s.fouled:.0%}, worth "
               f"{s.worth:+.2f}\n   try it: kangle sim{given} --shooter {state.turn} --circle "
               f"{st.circle} --angle {st.angle:.1f} --speed {st.speed:g}")
     return 0

@@ -3,8 +3,11 @@ a player's execution noise and judged by the rules, ranked by what they are wort
 
 Candidates are ghost-disc aims: for each opponent piece and each hole, the striker is
 sent from the centre of each of the shooter's circles to the place it must touch the
-piece so that the piece runs straight to the hole, at a few speeds. Each is played once
-without noise; those whose first contact is the intended piece are then played
+piece so that the piece runs straight to the hole, at a few speeds — straight there, or
+off one cushion (a bank shot, its meeting point with the cushion found from the
+cushion's restitution and friction: ``_bank``). Each is played once without noise;
+those whose first piece contact is the intended piece (after the cushion, for a bank
+shot) are then played
 ``tries`` times with the angle and speed spread as the player's profile says (one
 standard deviation), and judged by the referee engine. Worth of one try: +1 for each
 opponent piece pocketed, +0.5 for the extra shot it earns, -1 for each foul and each own
@@ -26,6 +29,7 @@ from rules.pieces import STRIKERS, colour_of, opponent
 from rules.referee import judge
 from rules.rule_profile import RuleProfile
 from rules.ruling import BONUS, FORFEIT, FOUL
+from rules.shot import cushion, is_cushion
 from rules.state import TableState
 
 SPEEDS = (2.0, 3.5, 5.0)  # m/s: a soft, a firm and a hard stroke
@@ -50,13 +54,16 @@ class Suggestion:
     stroke: Stroke
     target: str
     hole: str
+    cushion: str | None  # the cushion a bank shot comes off first (N, E, S, W), or None
     worth: float  # mean worth of the tries (see the module's docstring)
     pocketed: float  # share of tries that pocketed the target
     fouled: float  # share of tries with a foul
 
 
-def candidates(state: TableState, board: Board) -> list[tuple[Stroke, str, str]]:
-    """(stroke, target piece, hole) for every ghost-disc aim of the player to shoot."""
+def candidates(state: TableState, board: Board,
+               physics: PhysicsProfile) -> list[tuple[Stroke, str, str, str | None]]:
+    """(stroke, target piece, hole, cushion or None) for every ghost-disc aim of the player
+    to shoot, straight and off each cushion (see ``_bank``)."""
     me = state.turn
     if me is None:
         raise KangleError("nobody holds the shot in this state")
@@ -72,13 +79,62 @@ def candidates(state: TableState, board: Board) -> list[tuple[Stroke, str, str]]
             gx, gy = tx - (hx - tx) / d * reach, ty - (hy - ty) / d * reach
             for circle in board.circles_of(me):
                 cx, cy = board.circle_centre(circle)
-                # the striker must come at the piece from behind its line to the hole
-                approach = ((gx - cx) * (hx - tx) + (gy - cy) * (hy - ty)) / d
-                if approach <= 0:
-                    continue
-                angle = math.degrees(math.atan2(gy - cy, gx - cx))
-                out.extend((Stroke(me, circle, angle, v), target, hole) for v in SPEEDS)
+                paths = [(None, (gx, gy), (cx, cy))]  # (cushion, aim, whence it comes at g)
+                for side in _CUSHIONS:
+                    paths += [(side, b, b) for b in _bank((cx, cy), (gx, gy), side, board,
+                                                          physics)]
+                for side, (ax, ay), (fx, fy) in paths:
+                    # the striker must come at the piece from behind its line to the hole
+                    if (gx - fx) * (hx - tx) + (gy - fy) * (hy - ty) <= 0:
+                        continue
+                    angle = math.degrees(math.atan2(ay - cy, ax - cx))
+                    out.extend((Stroke(me, circle, angle, v), target, hole, side)
+                               for v in SPEEDS)
     return out
+
+
+_CUSHIONS = {"N": (1, 1), "E": (0, 1), "S": (1, -1), "W": (0, -1)}  # axis, sign
+
+
+def _bank(start, ghost, side: str, board: Board, physics: PhysicsProfile) -> list:
+    """The points (mm) on cushion ``side`` where the striker's centre must meet it, coming
+    straight from ``start``, to leave it straight through ``ghost``. The cushion returns
+    the normal part of the velocity times its restitution e and takes from the part along
+    it μ(1 + e) times the normal part, or a third of it at most (then the rim rolls: a
+    disc's contact point stops sliding once a third of the speed along has gone into
+    spin). The meeting point is found by bisection along the cushion."""
+    axis, sign = _CUSHIONS[side]
+    line = board.half - board.striker_radius
+    e, mu = physics.cushion_restitution, physics.cushion_friction
+    if sign * ghost[axis] >= line or sign * start[axis] >= line:
+        return []
+
+    def miss(u: float) -> float:
+        b = [0.0, 0.0]
+        b[axis], b[1 - axis] = sign * line, u
+        vin = (b[0] - start[0], b[1] - start[1])
+        vn, vt = sign * vin[axis], vin[1 - axis]  # towards the cushion, along it
+        vt_out = vt - math.copysign(min(mu * (1 + e) * vn, abs(vt) / 3), vt)
+        out = [0.0, 0.0]
+        out[axis], out[1 - axis] = -sign * e * vn, vt_out
+        to_ghost = (ghost[0] - b[0], ghost[1] - b[1])
+        return out[0] * to_ghost[1] - out[1] * to_ghost[0]
+
+    edge = board.half - board.hole_diameter  # stay clear of the holes' mouths
+    grid = [-edge + 2 * edge * k / 64 for k in range(65)]
+    found = []
+    for lo, hi in zip(grid, grid[1:], strict=False):
+        if miss(lo) * miss(hi) > 0:
+            continue
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if miss(lo) * miss(mid) > 0 else (lo, mid)
+        b = [0.0, 0.0]
+        b[axis], b[1 - axis] = sign * line, (lo + hi) / 2
+        out_dir = (ghost[0] - b[0], ghost[1] - b[1])
+        if sign * out_dir[axis] < 0:  # leaving the cushion, not a spurious root behind it
+            found.append((b[0], b[1]))
+    return found
 
 
 def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: RuleProfile,
@@ -86,19 +142,21 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
     """The ``top`` best strokes for the player to shoot (see the module's docstring)."""
     me = state.turn
     screened = []
-    for stroke, target, hole in candidates(state, board):
+    for stroke, target, hole, side in candidates(state, board, physics):
         try:
             record = simulate(state, stroke, board, physics, trajectory=False)
         except KangleError:
             continue  # the circle is covered
-        first = record.contacts_of(STRIKERS[me])
-        if first and first[0].other(STRIKERS[me]) == target:
+        met = [c.other(STRIKERS[me]) for c in record.contacts_of(STRIKERS[me])]
+        first_piece = next((m for m in met if not is_cushion(m)), None)
+        came_off = met[:met.index(first_piece)] if first_piece else []
+        if first_piece == target and came_off == ([] if side is None else [cushion(side)]):
             screened.append((_worth(state, record, board, rules, target)[0], stroke, target,
-                             hole))
+                             hole, side))
     screened.sort(key=lambda c: -c[0])
     rng = random.Random(seed)
     found = []
-    for _, stroke, target, hole in screened[:3 * top]:
+    for _, stroke, target, hole, side in screened[:3 * top]:
         worth = pocketed = fouled = 0.0
         for _ in range(tries):
             tried = Stroke(me, stroke.circle, stroke.angle + rng.gauss(0, player.angle_sd),
@@ -106,7 +164,7 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
             record = simulate(state, tried, board, physics, trajectory=False)
             w, hit, foul = _worth(state, record, board, rules, target)
             worth, pocketed, fouled = worth + w, pocketed + hit, fouled + foul
-        found.append(Suggestion(stroke, target, hole, worth / tries, pocketed / tries,
+        found.append(Suggestion(stroke, target, hole, side, worth / tries, pocketed / tries,
                                 fouled / tries))
     found.sort(key=lambda s: (-s.worth, -s.pocketed))
     return found[:top]

@@ -254,6 +254,28 @@ def test_suggested_shots_pocket_the_piece_on_the_ghost_disc_line():
     assert beginner.pocketed <= best.pocketed
 
 
+def test_a_bank_shot_candidate_meets_the_cushion_then_the_ghost_disc_and_pockets():
+    # B05 at (0, 150), for the SW hole: its ghost disc (worked out here) lies up and to
+    # the right of it, reachable from red's SE circle off the north cushion; the
+    # planner's aim, played without noise, comes off N onto the ghost and B05 drops in SW
+    from physics.planner import candidates
+
+    state = put(gone(started("red"), *ALL), "B05", (0.0, 150.0))
+    hx, hy = BOARD.hole_centre("SW")
+    d, reach = math.hypot(hx, hy - 150.0), BOARD.piece_radius + BOARD.striker_radius
+    ghost = (-hx / d * reach, 150.0 - (hy - 150.0) / d * reach)
+    bank = [s for s, target, hole, side in candidates(state, BOARD, PHYSICS)
+            if (target, hole, side, s.circle, s.speed) == ("B05", "SW", "N", "SE", 3.5)]
+    assert len(bank) == 1
+    record = simulate(state, bank[0], BOARD, replace(PHYSICS, trajectory_rate=1000))
+    met = [c.other("RS") for c in record.contacts_of("RS")]
+    assert met[:2] == ["cushion:N", "B05"]
+    touch = next(c.t for c in record.contacts if {c.a, c.b} == {"RS", "B05"})
+    at = min(record.trajectory["RS"], key=lambda p: abs(p[0] - touch))
+    assert math.dist(at[1:], ghost) < 5.0
+    assert ("B05", "SW") in {(p.piece, p.hole) for p in record.pockets}
+
+
 # Grazes: a contact whose overlap lasts less than one step's travel. Offsets in mm from
 # touching, inside (> 0: the discs overlap that deep at their closest) or clear (< 0).
 GRAZES = (1e-3, 1e-2, 0.1, 0.5)
