@@ -109,31 +109,38 @@ def _bank(start, ghost, side: str, board: Board, physics: PhysicsProfile) -> lis
     if sign * ghost[axis] >= line or sign * start[axis] >= line:
         return []
 
-    def miss(u: float) -> float:
+    def at(u: float) -> tuple[float, float]:  # the point u along the cushion
         b = [0.0, 0.0]
         b[axis], b[1 - axis] = sign * line, u
+        return b[0], b[1]
+
+    def miss(u: float) -> float:  # which side of the ghost the rebound from there passes
+        b = at(u)
         vin = (b[0] - start[0], b[1] - start[1])
         vn, vt = sign * vin[axis], vin[1 - axis]  # towards the cushion, along it
         vt_out = vt - math.copysign(min(mu * (1 + e) * vn, abs(vt) / 3), vt)
         out = [0.0, 0.0]
         out[axis], out[1 - axis] = -sign * e * vn, vt_out
-        to_ghost = (ghost[0] - b[0], ghost[1] - b[1])
-        return out[0] * to_ghost[1] - out[1] * to_ghost[0]
+        return out[0] * (ghost[1] - b[1]) - out[1] * (ghost[0] - b[0])
 
     edge = board.half - board.hole_diameter  # stay clear of the holes' mouths
     grid = [-edge + 2 * edge * k / 64 for k in range(65)]
+    values = [miss(u) for u in grid]
     found = []
-    for lo, hi in zip(grid, grid[1:], strict=False):
-        if miss(lo) * miss(hi) > 0:
+    for k in range(64):
+        if values[k] * values[k + 1] > 0:
             continue
+        lo, hi, low = grid[k], grid[k + 1], values[k]
         for _ in range(40):
             mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if miss(lo) * miss(mid) > 0 else (lo, mid)
-        b = [0.0, 0.0]
-        b[axis], b[1 - axis] = sign * line, (lo + hi) / 2
-        out_dir = (ghost[0] - b[0], ghost[1] - b[1])
-        if sign * out_dir[axis] < 0:  # leaving the cushion, not a spurious root behind it
-            found.append((b[0], b[1]))
+            here = miss(mid)
+            if low * here > 0:
+                lo, low = mid, here
+            else:
+                hi = mid
+        b = at((lo + hi) / 2)
+        if sign * (ghost[axis] - b[axis]) < 0:  # leaving the cushion, not a root behind it
+            found.append(b)
     return found
 
 

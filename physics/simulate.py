@@ -110,8 +110,9 @@ class _Run:
         self.raw_row: dict[str, int] = {}
         self._rows_of = b""
         self._body_by_id = {body.id: body for body in world.bodies.values()}
-        # the bodies that may be moving: those set moving by a contact since, and those
-        # moving at the last full count (a superset: a body only starts by a contact)
+        # the bodies that may be moving: those moving at the last full count and those a
+        # contact has begun on since (a piece pushed by one already touching it is
+        # counted from the next full count, at most _READ_EVERY readings later)
         self.moving: set[pymunk.Body] = set()
         self._reads = 0
         self.top_speed = 0.0  # mm/s, the fastest at the last reading

@@ -8,7 +8,7 @@ friction. A sliding piece therefore decelerates at exactly μ·g whatever its sp
 
 Chipmunk sees a contact only where two shapes overlap at the end of a step, so two
 discs whose paths overlap for less than a step's travel (a graze) would pass through
-each other unseen. Each piece therefore carries a sensor reaching ``margin`` (one
+each other unseen. Each piece therefore carries a sensor reaching ``step_len`` (one
 step's longest travel) beyond it; Chipmunk keeps the pairs whose sensors overlap —
 the only pairs that can meet within the next step — and ``next_step`` shortens a
 step to the deepest moment of any graze among them, worked out in closed form
@@ -45,7 +45,8 @@ class World:
     piece_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
     cushion_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
     hole_of_shape: dict[pymunk.Shape, str] = field(default_factory=dict)
-    margin: float = 0.0  # mm: how far a piece's proximity sensor reaches beyond it
+    step_len: float = 0.0  # mm: a piece's longest travel in one step, and how far its
+    # proximity sensor reaches beyond it (see PhysicsProfile.max_step_fraction)
     # the pieces whose sensors overlap each body's, with the sum of the two radii
     near: dict[pymunk.Body, dict[pymunk.Body, float]] = field(default_factory=dict)
     _attached: dict[str, tuple] = field(default_factory=dict)
@@ -67,7 +68,7 @@ class World:
         spin = pymunk.GearJoint(static, body, 0.0, 1.0)
         spin.max_bias = 0
         spin.max_force = self.physics.spin_friction * m * GRAVITY_MM * r * 2 / 3
-        sensor = pymunk.Circle(body, r + self.margin)
+        sensor = pymunk.Circle(body, r + self.step_len)
         sensor.sensor = True
         sensor.collision_type = NEAR
         sensor.filter = SENSORS
@@ -86,16 +87,11 @@ class World:
         for other in self.near.pop(parts[0], {}):
             self.near[other].pop(parts[0], None)
 
-    @property
-    def step_len(self) -> float:
-        """The longest travel of any piece in one step, mm (see PhysicsProfile)."""
-        return self.margin
-
     def next_step(self, dt: float, moving: set[pymunk.Body] | None = None) -> float:
         """The step to take instead of ``dt`` s: shortened to the deepest moment of the
         earliest graze it would otherwise step over. Each body moves in a straight line
         at its present velocity within a step (Chipmunk moves positions before it solves
-        velocities); ``dt`` must move no body more than ``margin``. ``moving``: the
+        velocities); ``dt`` must move no body more than ``step_len``. ``moving``: the
         bodies that may be moving (every body if not given); the rest stand still."""
         if moving is None:
             moving = {b for b in self.bodies.values() if b.velocity != (0, 0)}
@@ -118,7 +114,7 @@ class World:
 
     def _near_begin(self, arbiter: pymunk.Arbiter, space, data) -> None:
         sa, sb = arbiter.shapes
-        reach = sa.radius + sb.radius - 2 * self.margin
+        reach = sa.radius + sb.radius - 2 * self.step_len
         self.near.setdefault(sa.body, {})[sb.body] = reach
         self.near.setdefault(sb.body, {})[sa.body] = reach
 
@@ -136,7 +132,7 @@ def build_world(
     space.collision_slop = 0.05
     space.sleep_time_threshold = 0.05
     space.idle_speed_threshold = physics.rest_speed * 1000
-    world = World(space, board, physics, margin=physics.max_step_fraction * min(
+    world = World(space, board, physics, step_len=physics.max_step_fraction * min(
         board.piece_radius, board.striker_radius))
     space.on_collision(NEAR, NEAR, begin=world._near_begin, separate=world._near_end)
     h = board.half

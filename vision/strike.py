@@ -88,7 +88,7 @@ def fit_strike(points: list[tuple[float, float, float]],
         struck = -offset / speed if speed > 0 else ts[0]
         # run back at the speed seen, the straight run started before the piece was
         # last seen still: something slowed or turned it in between
-        hidden = before is not None and unseen > 1.5 * frame and struck < before - frame / 2
+        hidden = unseen > 1.5 * frame and struck < before - frame / 2
     else:  # one frame: struck halfway between the last still frame and this one
         struck = (ts[0] + before) / 2 if before is not None else ts[0]
         speed = along[0] / max(ts[0] - struck, 1e-3)
