@@ -73,10 +73,9 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             if state.phase in ("play", "catch_up"):
                 stream.expect(state)
         elif step.unfollowed:
-            on_ruling(None, f"at {t:.1f} s pieces moved but {state.turn}'s striker was not "
-                            "seen to shoot: this shot is not recorded — enter it by hand "
-                            "(`kangle game shot`, or keys), then kangle follows the next",
-                      state, None)
+            on_ruling(None, f"at {t:.1f} s {step.unfollowed}: no shot is recorded — if one "
+                            "was played, enter it by hand (`kangle game shot`, or keys); "
+                            "kangle follows the next", state, None)
         elif not step.moving and t - last_check > 2.0:
             last_check = t
             warning = _bumped(frame, cal)

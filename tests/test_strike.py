@@ -212,6 +212,31 @@ def test_a_shot_whose_striker_is_never_seen_is_reported_not_waited_for():
     assert not quiet.unfollowed
 
 
+def test_a_striker_gone_from_its_circle_unseen_with_nothing_else_moving_is_reported():
+    # shot straight off the table past B05 and never seen after the strike (a streak
+    # too long to detect at 30 fps): nothing else moves, yet the referee must be asked;
+    # the same striker out of sight for less than LOST_STRIKER (a hand passing over)
+    # is not reported
+    sx, sy = BOARD.circle_centre("SW")
+    state = put(EMPTY, "B05", (0.0, 300.0))
+    truth = simulate(state, Stroke("red", "SW", 0.0, 4.0), BOARD, PHYSICS)
+    assert not truth.contacts_of("B05")  # the striker leaves the table alone
+    shot = ShotTracker(state, "red", BOARD)
+    said = []
+    for t, dets in frames(truth, fps=30.0):
+        shot.update(t, [d for d in dets if t < 0 or d.kind != "striker"])
+        said.append(shot.unfollowed)
+    assert not said[0] and "striker left its circle unseen" in said[-1]
+    assert not shot.over
+
+    rest = frames(truth, fps=30.0)[0][1]  # the table before the strike
+    covered = ShotTracker(state, "red", BOARD)
+    for k in range(60):
+        t = k / 30
+        covered.update(t, [d for d in rest if not (1.0 <= t < 1.4 and d.kind == "striker")])
+        assert not covered.unfollowed, t
+
+
 def test_a_striker_never_seen_after_the_strike_is_a_foul_to_confirm_not_a_retake():
     # with a slow shutter a fast striker is a streak the detector misses: seen once as it
     # sets off, then never again while it knocks B05 on and drops into a hole. It did

@@ -26,7 +26,7 @@ class Step:
     detections: list[Detection]
     shot: ShotRecord | None = None
     moving: bool = False
-    unfollowed: bool = False  # a shot happened that could not be followed (no record)
+    unfollowed: str = ""  # what was seen of a shot that could not be followed (no record)
 
 
 class ShotStream:
@@ -48,7 +48,8 @@ class ShotStream:
             shot = self.tracker.record()
             self.tracker = None
             return Step(detections, shot)
-        if self.tracker.unfollowed:  # told once; then the table is watched afresh
+        said = self.tracker.unfollowed
+        if said:  # told once; then the table is watched afresh
             self.expect(self.tracker.state)
-            return Step(detections, unfollowed=True)
+            return Step(detections, unfollowed=said)
         return Step(detections, moving=self.tracker.start_time is not None)

@@ -44,6 +44,7 @@ COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a 
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
+LOST_STRIKER = 0.5  # s a resting striker may be out of sight before the referee is asked
 HIDDEN = 0.65  # the most in a first contact that may lie where the striker went unseen
 
 
@@ -330,16 +331,27 @@ class ShotTracker:
             self.rest_since = t
 
     @property
-    def unfollowed(self) -> bool:
-        """Pieces were moved and everything has rested again for 0.3 s, but the
-        shooter's striker was never seen to move: a shot was played that these frames
-        cannot account for (the striker unseen in its circle, or a piece moved by hand).
-        The referee must be told, not left waiting for a call."""
+    def unfollowed(self) -> str:
+        """What the frames show of a shot they cannot account for, or "" when nothing
+        such happened. Either pieces moved and everything has rested again for 0.3 s,
+        but the shooter's striker was never seen to move (unseen in its circle, or a
+        piece moved by hand); or the striker, seen resting in its circle, has been out
+        of sight for LOST_STRIKER s while nothing else moved (shot off the table too
+        fast to be seen, or lifted by a hand). The referee must be told, not left
+        waiting for a call."""
         if self.start_time is not None or self.rest_since is None:
-            return False
+            return ""
         moved = any(tr.id != self.striker and tr.moved_at() is not None
                     for tr in self.tracks.values())
-        return moved and self.last_t - self.rest_since >= 0.3
+        if moved:
+            if self.last_t - self.rest_since >= 0.3:
+                return (f"pieces moved but {self.shooter}'s striker was not seen to shoot")
+            return ""
+        st = self.tracks.get(self.striker)
+        if st is not None and self.last_t - st.points[-1][0] >= LOST_STRIKER:
+            return (f"{self.shooter}'s striker left its circle unseen and nothing else moved "
+                    "(shot off the table too fast to see, or lifted by a hand)")
+        return ""
 
     @property
     def over(self) -> bool:
