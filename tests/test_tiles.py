@@ -16,9 +16,11 @@ from kangle.cli import main
 from rules.games.rummitiles import JOKER, Tile
 from vision.tiles import cnn, find, mlp
 from vision.tiles.editions import (
+    FACES,
     HELD_OUT_JOKERS,
     HELD_OUT_TYPEFACES,
     HERSHEY,
+    INK_CHOICES,
     TRAIN_JOKERS,
     TRAIN_TYPEFACES,
     Edition,
@@ -45,6 +47,7 @@ from vision.tiles.read import (
     read_tiles,
 )
 from vision.tiles.render import SCENES, camera, render_photo, render_world, tile_face
+from vision.tiles.ways import way_priors
 
 DATA = Path(__file__).parent / "data" / "tiles"
 
@@ -132,6 +135,62 @@ def _single(tile: Tile, quarter_turns: int = 0, warm: float = 0.0):
 def test_six_and_nine_are_told_apart_at_any_rotation(number, turn):
     readings = read_tiles(_single(Tile(number, "blue"), turn))
     assert [r.tile for r in readings] == [Tile(number, "blue")]
+
+
+# a set whose 6 and 9 are one drawing turned half round: big digits in the middle of
+# the face, no mark under them, no maker's line
+PLAIN_SET = Edition("DejaVuSans-Bold-digits.ttf", 0.6, 0.5, 0.0, "none", False, "letter",
+                    {c: v[0] for c, v in INK_CHOICES.items()}, FACES[1], 0.75, 1.5)
+PLAIN_HAND = [Tile(7, "black"), Tile(6, "blue"), Tile(9, "red"), Tile(4, "orange"),
+              Tile(6, "black")]
+
+
+def _six_nine(rows: bool, seed: int, angle: float):
+    photo, image = render_photo(np.random.default_rng(seed), tiles=PLAIN_HAND, rows=rows,
+                                angle=angle, span=220, edition=PLAIN_SET)
+    readings = read_tiles(image)
+    pairs = []
+    for lt in photo.tiles:
+        best = max(readings, key=lambda r: overlap(r.corners, lt.box), default=None)
+        if best is not None and overlap(best.corners, lt.box) >= 0.5 and lt.tile.number in (6, 9):
+            pairs.append((lt.tile, best))
+    return pairs
+
+
+@pytest.mark.parametrize("angle", [0.0, np.pi])
+def test_a_six_or_nine_of_a_plain_set_lies_the_way_its_row_does(angle):
+    """With nothing printed to tell a 6 from a 9, tiles laid side by side in a row (the
+    right way up or all upside down) say which way up the 6 or 9 among them lies."""
+    pairs = [p for seed in (2, 3, 4) for p in _six_nine(True, seed, angle)]
+    assert len(pairs) >= 6
+    assert all(truth == read.tile for truth, read in pairs), pairs
+
+
+def test_a_lone_six_or_nine_of_a_plain_set_is_flagged_not_guessed():
+    """Scattered at random angles, such a 6 or 9 has no row to go by: it is read
+    right or flagged as unsure, never read wrong surely."""
+    pairs = [p for seed in range(4) for p in _six_nine(False, seed, 0.0)]
+    assert len(pairs) >= 6
+    assert all(truth == read.tile or not read.sure for truth, read in pairs), pairs
+    assert any(not read.sure for _, read in pairs)
+
+
+def test_a_tile_unsure_of_its_way_takes_the_way_of_sure_tiles_in_its_row():
+    """way_priors: an unsure tile between two sure ones lying the other way round is
+    weighed towards that way; a tile sure of its way, one with no sure tile in line
+    beside it, and one beside a tile lying across it are left alone."""
+    def tile(x, y, turn=0):  # corners as cut, 30 wide and 42 long, top first
+        c = np.array([[-15, -21], [15, -21], [15, 21], [-15, 21]], float)
+        a = turn * np.pi / 2
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        return c @ rot.T + (x, y)
+
+    corners = [tile(0, 0), tile(32, 0), tile(64, 0), tile(32, 200), tile(300, 0, 1),
+               tile(332, 0)]
+    up = np.array([0.0, 0.5, 0.01, 0.5, 0.0, 0.5])  # the outer two read upside down
+    weights = way_priors(corners, up, np.ones(6, bool))
+    assert weights[1, 1] > 50 * weights[1, 0]  # towards the way its neighbours lie
+    assert (weights[[0, 2, 3, 4, 5]] == 1).all()
 
 
 @pytest.mark.parametrize("colour", ["red", "orange", "blue", "black"])

@@ -15,7 +15,7 @@ tiles it found), and kept where the face network reads them surely.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -27,6 +27,7 @@ from vision.tiles.cnn import ConvNet
 from vision.tiles.face import ink, patch, tall_order
 from vision.tiles.model import COLOURS, FACES, MODELS, models
 from vision.tiles.quads import covered
+from vision.tiles.ways import way_priors
 
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
 DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, pixels
@@ -213,7 +214,8 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     taken = _Outlines([r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5])
     chosen += _anchored(regions, chosen, taken, judge, verdicts, (w, h))
     chosen += _beside(chosen, taken, judge, verdicts, (w, h))
-    readings = [_reading(r, verdicts[id(r)], factor, (w, h)) for r in chosen]
+    readings = [_reading(r, v, factor, (w, h))
+                for r, v in zip(chosen, _ways_from_rows(chosen, verdicts, factor), strict=True)]
     return _reading_order(_distinct([r for r in readings if r is not None]))
 
 
@@ -412,6 +414,33 @@ def _on_outline(rect, edge: np.ndarray) -> float:
     ys, xs = ys + y0, xs + x0
     inside = (xs >= 0) & (ys >= 0) & (xs < edge.shape[1]) & (ys < edge.shape[0])
     return float((edge[ys[inside], xs[inside]] > OUTLINE_EDGE).sum() / max(len(xs), 1))
+
+
+def _ways_from_rows(chosen: list[find.Region], verdicts: dict, factor: float
+                    ) -> list[_Verdict]:
+    """The chosen regions' verdicts, those unsure which way up their tile lies (a 6 or
+    a 9 with nothing printed to tell) weighed by the way the tiles beside them lie
+    (``ways.way_priors``); the not-a-tile probability is kept."""
+    found = [verdicts[id(r)] for r in chosen]
+    if not found:
+        return []
+    faces = np.array([v.face for v in found])
+    tile = 1.0 - faces[:, -1]
+    up = faces[:, :-1:2].sum(axis=1) / np.maximum(tile, 1e-12)
+    weights = way_priors([_upright_corners(r.corners(factor), True, v.turned)
+                          for r, v in zip(chosen, found, strict=True)],
+                         up, tile >= CONFIDENT)
+    out = []
+    for v, (w_up, w_down) in zip(found, weights, strict=True):
+        if w_up == w_down:
+            out.append(v)
+            continue
+        face = v.face.copy()
+        face[:-1:2] *= w_up
+        face[1:-1:2] *= w_down
+        face[:-1] *= v.tile / face[:-1].sum()
+        out.append(replace(v, face=face))
+    return out
 
 
 def _reading_order(readings: list[TileReading]) -> list[TileReading]:

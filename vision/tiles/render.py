@@ -219,9 +219,10 @@ def _random_tiles(rng, count: int) -> list[Tile]:
 def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = None,
                  tiles: list[Tile] | None = None, rows: bool | None = None,
                  angle: float | None = None, warm: float | None = None,
-                 span: float | None = None) -> tuple[LabelledPhoto, np.ndarray]:
-    """A synthetic photo of the classic edition (BGR uint8 of ``size`` width × height)
-    and its exact labels.
+                 span: float | None = None, edition: Edition | None = None
+                 ) -> tuple[LabelledPhoto, np.ndarray]:
+    """A synthetic photo of the classic edition, or of ``edition`` (BGR uint8 of
+    ``size`` width × height) and its exact labels.
 
     Everything is random unless given: ``count`` tiles, or exactly ``tiles``; laid in
     touching ``rows`` or scattered; turned by ``angle`` (radians, on the table); under
@@ -236,14 +237,15 @@ def render_photo(rng, size: tuple[int, int] = (1000, 750), count: int | None = N
     scene = _background(rng, res)
     tiles = _random_tiles(rng, count) if tiles is None else list(tiles)
     corners = []
-    places = _layout(rng, count, span, rows, angle)
+    tile_h = TILE_H if edition is None else TILE_W / edition.aspect
+    places = _layout(rng, count, span, rows, angle, tile_h)
     side = np.array([rng.uniform(-1, 1), rng.uniform(0.5, 1.5)]) * 1.2  # visible bevel
     for tile, (x, y, a) in zip(tiles, places, strict=False):
-        hw, hh = TILE_W / 2, TILE_H / 2
+        hw, hh = TILE_W / 2, tile_h / 2
         local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
         quad = ((local @ rot.T + (x, y)) * unit + res / 2).astype(np.float32)
-        _paste(scene, tile_face(tile, rng), quad, side * unit)
+        _paste(scene, tile_face(tile, rng, edition=edition), quad, side * unit)
         corners.append(quad)
     return _photograph(rng, scene, tiles, corners, size, warm)
 
