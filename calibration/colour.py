@@ -22,6 +22,10 @@ from rules.errors import KangleError
 
 Stats = tuple[float, float]  # mean, spread
 NEVER = 10.0  # a redness threshold no pixel reaches (a red share is at most 1)
+# what a saved model's numbers may be: a brightness ratio to the board (a white piece on
+# dark wood is a few times brighter), and a redness (a difference of red shares, or NEVER)
+RATIO = (0.0, 50.0)
+REDNESS = (-NEVER, NEVER)
 
 
 @dataclass(frozen=True)
@@ -77,17 +81,18 @@ class ColourModel:
         (``red_ratio``, ``black_ratio``, ``red_redness``, ``black_redness``)."""
         try:
             if "classes" in data:
-                classes = {str(c): (_stats(v["ratio"]), _stats(v["redness"]))
+                classes = {str(c): (_stats(v["ratio"], RATIO), _stats(v["redness"], REDNESS))
                            for c, v in data["classes"].items()}
             else:
-                classes = {c: (_stats(data[f"{c}_ratio"]), _stats(data[f"{c}_redness"]))
-                           for c in ("red", "black")}
+                classes = {c: (_stats(data[f"{c}_ratio"], RATIO),
+                               _stats(data[f"{c}_redness"], REDNESS)) for c in ("red", "black")}
             light, ink = data.get("light_threshold"), data.get("print_bgr")
             cool = data.get("cool_threshold")
-            model = cls(_finite(data["ratio_threshold"]), _finite(data["redness_threshold"]),
-                        classes, None if light is None else _finite(light),
-                        None if ink is None else tuple(_finite(v) for v in ink),
-                        None if cool is None else _finite(cool))
+            model = cls(_finite(data["ratio_threshold"], RATIO),
+                        _finite(data["redness_threshold"], REDNESS), classes,
+                        None if light is None else _finite(light, RATIO),
+                        None if ink is None else tuple(_finite(v, (0.0, 255.0)) for v in ink),
+                        None if cool is None else _finite(cool, REDNESS))
             if model.print_bgr is not None and len(model.print_bgr) != 3:
                 raise ValueError("print_bgr must have three values")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -99,17 +104,21 @@ class ColourModel:
         return model
 
 
-def _finite(value) -> float:
+def _finite(value, within: tuple[float, float]) -> float:
+    """``value`` as a finite number within the closed range ``within``."""
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a number")
     number = float(value)
     if not np.isfinite(number):
         raise ValueError(f"{value!r} is not a finite number")
+    if not within[0] <= number <= within[1]:
+        raise ValueError(f"{value!r} is outside {within[0]:g} to {within[1]:g}")
     return number
 
 
-def _stats(value) -> Stats:
-    mean, spread = (_finite(v) for v in value)
+def _stats(value, within: tuple[float, float]) -> Stats:
+    """(mean, spread) of a measurement whose values lie within ``within``."""
+    mean, spread = (_finite(v, within) for v in value)
     if spread < 0:
         raise ValueError(f"a negative spread {spread}")
     return mean, spread

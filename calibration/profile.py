@@ -17,6 +17,7 @@ from rules.errors import KangleError
 from rules.jsonfile import check_schema, read_json, write_json
 
 SCHEMA = "kangle.calibration/1"
+MOST_DISTORTION = 1e3  # lens distortion coefficients past this are no lens's
 
 
 def board_table(board: Board) -> dict[str, Any]:
@@ -73,6 +74,13 @@ class Calibration:
             if len(camera.dist) not in (4, 5, 8, 12, 14):
                 raise ValueError(f"camera.dist: {len(camera.dist)} coefficients, not 4, 5, 8, "
                                  "12 or 14")
+            if (np.abs(camera.dist) > MOST_DISTORTION).any():
+                raise ValueError(f"camera.dist: a coefficient past ±{MOST_DISTORTION:g}")
+            m = camera.matrix
+            if not (0 < m[0, 0] < 1e6 and 0 < m[1, 1] < 1e6 and m[2].tolist() == [0, 0, 1]
+                    and abs(m[0, 2]) < 2 * size[0] and abs(m[1, 2]) < 2 * size[1]):
+                raise ValueError("camera.matrix: not a camera's (focal lengths in pixels, "
+                                 "the centre near the image, last row 0 0 1)")
             residual = float(_numbers(pose.get("residual_mm", 0.0), (), "pose.residual_mm"))
             board_data, colours = _table(data, "board"), _table(data, "colours")
         except ValueError as exc:

@@ -36,6 +36,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,9 +54,22 @@ HOSTILE = [None, True, False, "", " ", "x" * 5000, "\x1b[2J", "R99", -1, 0, 1e30
 @dataclass
 class Case:
     command: str
-    argv: list[str]
+    argv: list[str]  # the command line; or, for the web station, the route and form
     mutation: str
     surely_bad: bool
+    call: Callable[[], int] | None = None  # runs a web case: 0 accepted, 2 refused
+
+
+# score-file keys that take a number or a list (the total, or the cards making it)
+LOOSE = {"monopolydeal": frozenset({"bank", "properties"})}
+# event addresses a user may mistype or paste: none of them is a usable event store
+HOSTILE_URLS = ["postgres://kangle@localhost/cup", "postgresql://u@h:notaport/db",
+                "sqlite:///#x", "sqlite:///", "mysql://u@h/db", "sqlite:////no/such/dir/x.db",
+                "http://example.org/cup", "sqlite:///x\x00.db", "sqlite://"]
+# what a phone's form fields may hold: non-numbers, non-finite or huge numbers, markup
+HOSTILE_FIELDS = ["", "x", "1e308", "-1e308", "nan", "inf", "-inf", "9" * 400, "0x10",
+                  "30\x00", "\x1b[2J", "<script>", "½", "٣٠", "1_000", " 30 ", "R7? " * 80,
+                  "J J J J J", "R14", "K0", "B13 B13 B13", "R1 R2 R3 R4 R5 R6 R7 R8 R9"]
 
 
 def _paths(data, prefix=()):
@@ -83,9 +97,11 @@ def _kind(value) -> str:
     return type(value).__name__
 
 
-def mutate_json(data, rng: random.Random) -> tuple[object, str, bool]:
+def mutate_json(data, rng: random.Random, loose: frozenset[str] = frozenset()
+                ) -> tuple[object, str, bool]:
     """A mutated copy of a JSON tree, what was done, and whether the result is surely
-    not a valid input (a value swapped for another JSON type, a number past any table)."""
+    not a valid input (a value swapped for another JSON type, a number past any table).
+    Keys in ``loose`` take a number or a list (a total, or the cards that make it)."""
     data = copy.deepcopy(data)
     places = [p for p in _paths(data) if p]
     if not places:
@@ -104,7 +120,8 @@ def mutate_json(data, rng: random.Random) -> tuple[object, str, bool]:
         return data, f"repeated the first item of {where}", False
     new = HOSTILE[rng.randrange(len(HOSTILE))]
     parent[key] = new
-    swapped = _kind(new) != _kind(old) and old is not None and new is not None
+    swapped = _kind(new) != _kind(old) and old is not None and new is not None and not (
+        key in loose and {_kind(old), _kind(new)} <= {"number", "list"})
     huge = isinstance(new, (int, float)) and not isinstance(new, bool) and abs(new) > 1e30 \
         and isinstance(old, (int, float)) and not isinstance(old, bool)
     control = new == "\x1b[2J" and isinstance(old, str)
@@ -135,6 +152,10 @@ class Fuzzer:
         self.state = self._capture(["state", "--first", "red"])
         self.shots = sorted((ROOT / "examples" / "demo-game").glob("0*.json"))
         self.scores = sorted((ROOT / "examples" / "scores").glob("*.json"))
+        self.venue = str(work / "venue.json")
+        _quiet(["calibrate", "board", str(ROOT / "examples" / "setup-frame.jpg"),
+                "--out", self.venue])
+        self.calibration = json.loads(Path(self.venue).read_text())
 
     @staticmethod
     def _capture(argv) -> dict:
@@ -153,17 +174,18 @@ class Fuzzer:
                 content, str) else content, encoding="utf-8")
         return str(path)
 
-    def _json_or_bytes(self, name: str, data) -> tuple[str, str, bool]:
+    def _json_or_bytes(self, name: str, data, loose: frozenset[str] = frozenset()
+                       ) -> tuple[str, str, bool]:
         """A file holding a mutation of ``data``: mostly of its tree, sometimes its bytes."""
         if self.rng.random() < 0.2:
             raw, what = mutate_bytes(json.dumps(data).encode(), self.rng)
             return self._file(name, raw), what, False
-        bad, what, sure = mutate_json(data, self.rng)
+        bad, what, sure = mutate_json(data, self.rng, loose)
         return self._file(name, bad), what, sure
 
     def case(self) -> Case:
         kind = self.rng.choice(["judge-shot", "judge-state", "game-shot", "score", "event",
-                                "board", "physics", "photo"])
+                                "board", "physics", "photo", "detect", "event-url", "web"])
         rng = self.rng
         if kind == "judge-shot":
             shot = json.loads(rng.choice(self.shots).read_text())
@@ -183,7 +205,8 @@ class Fuzzer:
             return Case("game shot", ["game", "shot", game, path], what, sure)
         if kind == "score":
             file = rng.choice(self.scores)
-            path, what, sure = self._json_or_bytes("score.json", json.loads(file.read_text()))
+            path, what, sure = self._json_or_bytes("score.json", json.loads(file.read_text()),
+                                                   LOOSE.get(file.stem, frozenset()))
             return Case(f"score {file.stem}", ["score", file.stem, path], what, sure)
         if kind == "event":
             cup = str(self.work / f"{self.n}-cup.db")
@@ -194,6 +217,18 @@ class Fuzzer:
             bad, what, sure = mutate_json(entry, rng)
             return Case("event record", ["event", "record", cup, "result", "--data",
                                          json.dumps(bad)], what, sure)
+        if kind == "detect":
+            path, what, sure = self._json_or_bytes("venue.json", self.calibration)
+            return Case("detect", ["detect", str(ROOT / "examples" / "game-frame.jpg"),
+                                   "--calibration", path], what, sure)
+        if kind == "event-url":
+            url = rng.choice(HOSTILE_URLS)
+            return Case("event new (url)", ["event", "new", url, "--game", "rummikub",
+                                            "--player", "A", "--player", "B", "--player",
+                                            "C", "--player", "D"],
+                        f"event address {url!r}", True)
+        if kind == "web":
+            return self._web_case()
         if kind in ("board", "physics"):
             source = (ROOT / "rules" / "profiles" / "goma.toml" if kind == "board" else
                       ROOT / "physics" / "profiles" / "standard.toml").read_text()
@@ -225,6 +260,61 @@ class Fuzzer:
                                          str(self.work / "v.json")], what, False)
 
 
+    def _web_case(self) -> Case:
+        """A phone's form posted to a fresh Rummikub event's first table: scores typed,
+        or tiles typed and photos sent, each field possibly hostile. Surely bad: a score
+        that is no finite number of sensible size, accepted and recorded."""
+        from starlette.testclient import TestClient
+
+        from rules.events.competition import Competition
+        from web.app import create_app
+        from web.links import table_code
+
+        rng = self.rng
+        where = str(self.work / f"{self.n}-web.db")
+        self.n += 1
+        Competition.create(where, "rummikub", None, {},
+                           [{"name": p} for p in ("Ann", "Bo", "Cy", "Di")], "fuzz").close()
+        comp = Competition.open(where)
+        round_no, table, seats = comp.open_tables()[0]
+        code = table_code(comp.store.secret(comp.event), round_no, table)
+        comp.close()
+        fields = {f"score-{i}": str(v) for i, v in enumerate((30, -10, -10, -10))}
+        bad = rng.choice(sorted(fields))
+        fields[bad] = rng.choice(HOSTILE_FIELDS)
+        route, files = f"/t/{code}", None
+        if rng.random() < 0.5:  # the tiles form: typed hands, a photo, an action
+            route = f"/t/{code}/hands"
+            fields = {f"tiles-{i}": rng.choice(HOSTILE_FIELDS) for i in range(4)}
+            fields["action"] = rng.choice(["read", "score", "", "x" * 100])
+            fields.update({f"melded-{i}": "on" for i in range(4) if rng.random() < 0.7})
+            raw, what = mutate_bytes((ROOT / "examples/tiles/rows.jpg").read_bytes(), rng)
+            if rng.random() < 0.5:
+                files = {f"photo-{rng.randrange(4)}": ("hand.jpg", raw, "image/jpeg")}
+            bad = f"tiles {fields}, photo {what if files else 'none'}"
+        else:
+            bad = f"{bad} = {fields[bad]!r}"
+        surely = route.endswith(code) and any(
+            not _sensible_score(v) for v in fields.values())
+
+        def post() -> int:
+            with TestClient(create_app(where)) as client:  # server errors raise here
+                answer = client.post(route, data=fields, files=files)
+            recorded = answer.status_code == 200 and "is recorded" in answer.text
+            return 0 if recorded or (answer.status_code == 200 and not surely) else 2
+
+        return Case("web form", [route, json.dumps(fields)[:200]], bad, surely, post)
+
+
+def _sensible_score(text: str) -> bool:
+    """Whether a typed score is a plain finite number of a size a game could give."""
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return value == value and abs(value) < 1e6
+
+
 def _quiet(argv: list[str]) -> None:
     """Set-up for a case (a fresh game or event), its output not shown."""
     with contextlib.redirect_stdout(io.StringIO()):
@@ -242,7 +332,7 @@ def run(case: Case) -> tuple[str, str]:
     err = io.StringIO()
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            code = main(case.argv)
+            code = case.call() if case.call else main(case.argv)
     except TimeoutError:
         return "hang", ""
     except SystemExit as exc:
@@ -272,6 +362,7 @@ def main_fuzz() -> int:
     silent: dict[str, Case] = {}
     deadline = time.monotonic() + args.minutes * 60
     with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # whatever a mangled path names is made here, not in the checkout
         fuzzer = Fuzzer(Path(tmp), rng)
         while time.monotonic() < deadline:
             case = fuzzer.case()

@@ -1,5 +1,6 @@
 """Calibration and per-frame detection against the synthetic renderer's ground truth."""
 
+import json
 import os
 from dataclasses import replace
 
@@ -181,6 +182,24 @@ def test_calibration_profile_round_trips(venue, tmp_path):
     again = Calibration.load(tmp_path / "v.json")
     assert again.board == replace(cal.board, source="calibration profile")
     assert np.allclose(again.camera.tvec, cal.camera.tvec)
+
+
+@pytest.mark.parametrize("place, value, message", [
+    (("camera", "dist", 3), -1e308, "camera.dist"),  # found by `make fuzz`: detect ran
+    (("camera", "matrix", 0, 0), -800.0, "camera.matrix"),  # a focal length below zero
+    (("colours", "classes", "red", "ratio", 0), 1e308, "colour model"),  # …and found 0
+    (("colours", "ratio_threshold"), -3.0, "colour model"),
+])
+def test_a_calibration_with_numbers_no_camera_or_light_has_is_refused(venue, tmp_path,
+                                                                       place, value, message):
+    _, _, cal = venue
+    data = cal.to_json()
+    inner = data
+    for key in place[:-1]:
+        inner = inner[key]
+    inner[place[-1]] = value
+    with pytest.raises(KangleError, match=message):
+        Calibration.from_json(json.loads(json.dumps(data)))
 
 
 @pytest.mark.parametrize("image, message", [

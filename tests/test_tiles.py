@@ -724,3 +724,26 @@ def test_only_a_wide_region_the_size_of_the_photos_tiles_is_read_across():
     assert not judge.turnable(ring) and not judge.turnable(pair)
     judge.size_tiles([])  # no tile read confidently: any size may be one
     assert judge.turnable(ring) and judge.turnable(pair)
+
+
+def test_the_cuts_of_one_photo_are_bounded_however_the_picture_misleads():
+    """A long strip taken for tile face (half a photo decoded, the rest a grey field)
+    could be cut every way at every depth: no row is cut into more tiles than a row
+    holds or into parts too long to be tiles, and the photo's budget bounds the parts
+    all its regions' cuts make together."""
+    h, w = 23, 740
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    pts = np.column_stack([xs.ravel(), ys.ravel()]) + 5
+    maps = blank_maps(h + 10, w + 10)
+    rows = find.Region(pts, maps).cuts
+    assert max(len(parts) for parts in rows) == find.MAX_ROW
+    for parts in rows:
+        sides = [sorted(p.rect[1]) for p in parts]
+        assert all(long <= find.MOST_ELONGATED * short + 1 for short, long in sides)
+    budget = find.Budget(100)
+    strips = [find.Region((pts + (0, 40 * k)).astype(np.float32), maps._replace(
+        edge=np.zeros((200, w + 10), np.float32), face=np.ones((200, w + 10), bool),
+        table=np.zeros((200, w + 10), np.float32), budget=budget)) for k in range(3)]
+    made = sum(len(parts) for s in strips for parts in s.cuts)
+    assert made <= 100 and budget.left == 100 - made
+    assert made >= 100 - find.MAX_ROW  # the budget is used up, not left idle

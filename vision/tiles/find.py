@@ -42,11 +42,30 @@ CUT_ANGLES = np.deg2rad(np.arange(-12, 13, 3))
 NECK_LEVELS = (0.6, 0.8)  # depth shares at which a region's middles are taken for neck cuts
 MAX_DEPTH = 8  # seam cuts in a row, at most
 MOST_ELONGATED = 3.2  # long / short side of a candidate: a tile seen at a slant, side and all
+MAX_ROW = 20  # tiles in one row of touching tiles, at most
+CUT_BUDGET = 8000  # parts all the cuts of one photo's regions may make (``Budget``)
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
 NEAR = 4.0  # working pixels: regions this close are neighbours, which may be one tile
 SURE = 0.98  # first-guess probability of background or face that needs no second look
 SECOND_CHUNK = 8192  # pixels given the second look at once (their rows stay in cache)
+
+
+class Budget:
+    """How many more parts the cuts of one photo's regions may still make. The labelled
+    photos need at most about 5,700; a picture of something else (half a photo
+    decoded, the rest a grey field: long strips cut every way at every depth) would
+    cost minutes of the face network. Cuts beyond the budget are not offered."""
+
+    def __init__(self, parts: int):
+        self.left = parts
+
+    def take(self, parts: int) -> bool:
+        """Whether ``parts`` more may be made (and if so, they are counted)."""
+        if parts > self.left:
+            return False
+        self.left -= parts
+        return True
 
 
 class Maps(NamedTuple):
@@ -55,6 +74,7 @@ class Maps(NamedTuple):
     edge: np.ndarray  # float32 probability of tile edge
     face: np.ndarray  # bool: face (likelier face than not, or table wholly within a tile)
     table: np.ndarray  # float32 probability of background
+    budget: Budget | None = None  # the cuts the photo may still make (None: any)
 
 
 @dataclass(eq=False)  # a region is itself: readers key verdicts by identity
@@ -76,8 +96,8 @@ class Region:
     @cached_property
     def cuts(self) -> list[list[Region]]:
         """The alternative ways to cut it: along its strongest seam, at its necks, and
-        into rows."""
-        out = []
+        into rows (as many as the photo's ``Budget`` allows)."""
+        ways: list[tuple[list[np.ndarray], int, bool]] = []  # parts, depth, rows
         if self.depth < MAX_DEPTH:
             xy = self.points.astype(int)
             on_seam = self.maps.edge[xy[:, 1], xy[:, 0]] > SEAM_EDGE
@@ -85,13 +105,13 @@ class Region:
                 on_seam |= self.maps.table[xy[:, 1], xy[:, 0]] > SEAM_TABLE
             parts = _seam_cut(self.points, self.rect, on_seam)
             if parts is not None:
-                out.append([Region(p, self.maps, self.depth + 1) for p in parts])
-            out += [[Region(p, self.maps, self.depth + 1, self.rows) for p in parts]
-                    for parts in _neck_cuts(self.points)]
+                ways.append((parts, self.depth + 1, True))
+            ways += [(parts, self.depth + 1, self.rows) for parts in _neck_cuts(self.points)]
         if self.rows:
-            out += [[Region(p, self.maps, MAX_DEPTH, rows=False) for p in parts]
-                    for parts in _row_cuts(self.points, self.rect)]
-        return out
+            ways += [(parts, MAX_DEPTH, False) for parts in _row_cuts(self.points, self.rect)]
+        budget = self.maps.budget
+        return [[Region(p, self.maps, depth, rows) for p in parts]
+                for parts, depth, rows in ways if budget is None or budget.take(len(parts))]
 
     @property
     def tile_like(self) -> bool:
@@ -204,7 +224,7 @@ def regions(probs: np.ndarray) -> tuple[list[Region], list[Merge]]:
     labels = cv2.watershed(cv2.merge([grey, grey, grey]), markers.astype(np.int32))
     face = (probs[:, :, 1] > 0.5) | holes.astype(bool)
     pieces = {k: p for k, p in _pixels_by_label(labels, labels > 1).items() if len(p) >= 40}
-    maps = Maps(edge, face, probs[:, :, 0])
+    maps = Maps(edge, face, probs[:, :, 0], Budget(CUT_BUDGET))
     found = {k: Region(p, maps) for k, p in pieces.items()}
     index = {k: i for i, k in enumerate(found)}
     merges = [Merge((index[a], index[b]), Region(np.concatenate([pieces[a], pieces[b]]), maps,
@@ -344,16 +364,20 @@ def _neck_cut(points: np.ndarray, level: float) -> list[np.ndarray] | None:
 def _row_cuts(points: np.ndarray, rect) -> list[list[np.ndarray]]:
     """The region cut into k equal parts across its long side, for each k a row of
     touching tiles could have: a tile standing in a row is TILE_ASPECT times taller
-    than wide, and a tile's visible side makes it look up to a third longer."""
+    than wide, and a tile's visible side makes it look up to a third longer; a part
+    is no more elongated than a tile may look (MOST_ELONGATED), and no row holds more
+    than MAX_ROW tiles (a rack's row holds about 15)."""
     (cx, cy), (a, b), _ = rect
     long, short = max(a, b), min(a, b)
     if short < 8:
         return []
     ex, ey = axes(rect)
     along = (points - (cx, cy)) @ (ex if a >= b else ey)
-    widest = max(2, round(TILE_ASPECT * long / short * 1.15))
+    widest = min(MAX_ROW, max(2, round(TILE_ASPECT * long / short * 1.15)))
+    # parts longer than MOST_ELONGATED times their width are no tiles: never judged
+    narrowest = max(2, int(np.ceil(long / short / MOST_ELONGATED)))
     out = []
-    for k in range(2, widest + 1):
+    for k in range(narrowest, widest + 1):
         edges = -long / 2 + long * np.arange(k + 1) / k
         edges[-1] += 1
         parts = [points[(along >= lo) & (along < hi)]
