@@ -57,16 +57,17 @@ def default_intrinsics(size: tuple[int, int], fov_deg: float = 66.0) -> Camera:
                   np.zeros(3), np.zeros(3))
 
 
-def calibrate_camera(photos: list[tuple[str, np.ndarray]], pattern: tuple[int, int],
+def calibrate_camera(photos: list[tuple[str, np.ndarray | str]], pattern: tuple[int, int],
                      square_mm: float) -> IntrinsicsReport:
-    """``photos``: (name, image) pairs; ``pattern``: inner corners per row and column."""
+    """``photos``: (name, image) pairs, the image in its place a message saying why it
+    could not be read; ``pattern``: inner corners per row and column."""
     grid = np.zeros((pattern[0] * pattern[1], 3), np.float32)
     grid[:, :2] = np.mgrid[0:pattern[0], 0:pattern[1]].T.reshape(-1, 2) * square_mm
     objects, points, used, skipped = [], [], [], []
     size = None
     for name, image in photos:
-        if image is None:
-            skipped.append(f"{name}: not an image")
+        if isinstance(image, str):
+            skipped.append(image)
             continue
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         this = (grey.shape[1], grey.shape[0])

@@ -37,8 +37,8 @@ def _parser() -> argparse.ArgumentParser:
 
     j = sub.add_parser("judge", formatter_class=_F, help="rule on one shot without a game file",
                        description="Print the referee's calls on one shot and the next state.",
-                       epilog="example:\n  kangle judge examples/state-start.json "
-                              "examples/demo-game/01-break.json --json")
+                       epilog="example:\n  kangle state --first red > start.json\n"
+                              "  kangle judge start.json examples/demo-game/01-break.json --json")
     j.add_argument("state", help="table state before the shot (JSON, kangle.table-state/1)")
     j.add_argument("shot", help="shot record (JSON, kangle.shot/1; - reads standard input)")
     _profiles(j)

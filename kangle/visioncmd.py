@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,10 +19,12 @@ from vision.photo import read_image
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.what == "camera":
-        photos = []
-        for p in args.photos:
-            image = cv2.imread(p, cv2.IMREAD_COLOR) if Path(p).exists() else None
-            photos.append((p, image))
+        photos: list[tuple[str, np.ndarray | str]] = []
+        for p in args.photos:  # each through the one checked way in; a bad one is said
+            try:
+                photos.append((p, read_image(p)[0]))
+            except KangleError as exc:
+                photos.append((p, str(exc)))
         cols, _, rows = args.pattern.partition("x")
         if not (cols.isdigit() and rows.isdigit() and 2 <= int(cols) <= 60 and
                 2 <= int(rows) <= 60):
