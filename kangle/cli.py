@@ -126,6 +126,12 @@ def _game_parser(sub) -> None:
     shot.add_argument("--pivot", action="store_true", help="5.6 cue pivot crossed the side")
     shot.add_argument("--body-touch", action="store_true", help="6.6 body touched a piece")
     shot.add_argument("--cue-swept", nargs="+", metavar="PIECE", help="5.5 pieces the cue swept")
+    tab = action("table", "set the table: a game taken up mid-way (instead of the lag), or "
+                          "set right", "kangle game table final.db \"red 12 black 9 stack B05 "
+                          "turn black owed black 1 first red\"")
+    tab.add_argument("line", help="pieces left per colour, the 小回 stack (bottom first), the "
+                                  "大回, who shoots, what is owed, who won the lag: see "
+                                  "docs/notation.md")
     dis = action("discard", "the player holding the shot gives up pieces (8)",
                  "kangle game discard final.db R03 R07")
     dis.add_argument("pieces", nargs="+", help="own piece ids to discard")

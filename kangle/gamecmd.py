@@ -16,6 +16,7 @@ from rules.game import GameView, Setup, apply, confirmation, lag, replay
 from rules.gamelog import GameLog
 from rules.jsonfile import dumps, read_json
 from rules.notation import parse_shot, write_shot
+from rules.position import parse_position
 from rules.profile_files import read_profile
 from rules.referee import judge
 from rules.rule_profile import SHIPPED as RULES_DIR
@@ -64,7 +65,8 @@ def cmd_game(args: argparse.Namespace) -> int:
         log = kgn.import_game(args.record, args.game, args.by)
         view = replay(log.entries())
         log.close()
-        print(f"imported {args.record} into {args.game}: {len(view.history) - 1} entries, "
+        lines = sum(entry.kind != "lag" for entry, _ in view.history)  # the [Lag] is a tag
+        print(f"imported {args.record} into {args.game}: {lines} entries, "
               "every shot judged again")
         print(table_line(view.state))
         return 0
@@ -148,6 +150,9 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
         data = read_json(args.shot, "shot record")
         ShotRecord.from_json(data)
         return lambda view: ("shot", _with_flags(args, data))
+    if args.action == "table":
+        data = parse_position(args.line)
+        return lambda view: ("table", data)
     if args.action == "discard":
         return lambda view: ("discard", {"player": view.state.turn or "", "pieces": args.pieces})
     if args.action == "timeout":

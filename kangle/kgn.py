@@ -15,6 +15,10 @@ Tag pairs, then one numbered line for each entry in force, shots in shot notatio
     3. red discard R16 {8.1 forfeit; 8.3 info}
     4. black timeout {4.2 turn}
 
+A game taken up mid-way has no [Lag] tag: its first line sets the table as the referee
+typed it (``rules.position``), ``1. table red 12 black 9 stack B05 turn black owed black 1
+first red``; a table set right during play is such a line too.
+
 `kangle game export GAME --format kgn` writes it; `kangle game import FILE.kgn GAME.db`
 reads it into a new game log with the same table. Comments are for the reader: the
 calls are always judged again on import.
@@ -31,11 +35,12 @@ from rules.game import GameView, apply
 from rules.gamelog import GameLog
 from rules.jsonfile import read_text
 from rules.notation import parse_shot, write_shot
+from rules.position import parse_position, position_text
 from rules.shot import ShotRecord
 from rules.state import initial_state
 
 _TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
-_MOVE = re.compile(r"^(\d+)\.\s+(red|black)\s+(.*?)\s*(\{[^}]*\})?$")
+_MOVE = re.compile(r"^(\d+)\.\s+(red|black|table)\s+(.*?)\s*(\{[^}]*\})?$")
 
 
 def export(view: GameView, date: str) -> str:
@@ -50,6 +55,8 @@ def export(view: GameView, date: str) -> str:
             lag = entry.data
             lines.append(f'[Lag "{lag["first"]}"]' if "first" in lag else
                          f'[Lag "{lag["red_mm"]:g} {lag["black_mm"]:g}"]')
+        elif entry.kind == "table":
+            moves.append(f"{len(moves) + 1}. table {position_text(apply(state, entry, setup)[0])}")
         elif entry.kind in ("shot", "discard", "timeout"):
             who = ruling.player
             if entry.kind == "shot":
@@ -76,17 +83,23 @@ def import_game(path: str, game: str, by: str) -> GameLog:
     entry = new_entry(tags["Red"], tags["Black"], tags.get("Board", "goma"),
                       tags.get("Rules", "standard"))
     lag = tags.get("Lag")
-    if lag is None:
-        raise KangleError(f"{path}: the [Lag \"red\"] tag is missing (who shot first)")
-    lag_data = ({"first": lag} if lag in ("red", "black") else
-                dict(zip(("red_mm", "black_mm"), _numbers(lag, path), strict=True)))
+    mid_game = bool(moves) and moves[0][1] == "table"
+    if lag is None and not mid_game:
+        raise KangleError(f"{path}: the [Lag \"red\"] tag is missing (who shot first), and "
+                          "the first line does not set the table (\"1. table red 12 …\")")
+    lag_data = None if lag is None else (
+        {"first": lag} if lag in ("red", "black") else
+        dict(zip(("red_mm", "black_mm"), _numbers(lag, path), strict=True)))
     if Path(game).exists():
         raise KangleError(f"{game} already exists: import into a new file")
     log = GameLog.create(game, entry)
     try:
-        log.append("lag", lag_data, by)
+        if lag_data is not None:
+            log.append("lag", lag_data, by)
         for number, who, what in moves:
             def propose(view, who=who, what=what, number=number):
+                if who == "table":
+                    return [("table", parse_position(what))]
                 if view.state.turn != who:
                     raise KangleError(f"line {number}: it is {view.state.turn}'s shot, "
                                       f"not {who}'s")

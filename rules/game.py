@@ -16,6 +16,7 @@ from rules.board import Board, board_from_table
 from rules.errors import KangleError
 from rules.fields import Fields
 from rules.pieces import check_colour, check_id, colour_of, opponent
+from rules.position import position_state, position_text
 from rules.referee import judge
 from rules.rule_profile import RuleProfile, rules_from_table
 from rules.ruling import FORFEIT, INFO, TURN, Call, Ruling
@@ -23,7 +24,8 @@ from rules.shot import ShotRecord
 from rules.state import POCKETED, Piece, TableState, initial_state
 from rules.turns import pass_shot, settle
 
-ENTRY_KINDS = ("new", "lag", "shot", "discard", "timeout", "undo", "confirm", "void")
+ENTRY_KINDS = ("new", "lag", "table", "shot", "discard", "timeout", "undo", "confirm",
+               "void")
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,19 @@ def apply(state: TableState, entry: Entry, setup: Setup) -> tuple[TableState, Ru
         result = timeout(state, check_colour(f.text("player")), rules)
         f.done()
         return result
+    if entry.kind == "table":
+        return set_table(state, entry.data, board)
     raise KangleError(f"unknown log entry kind {entry.kind!r}")
+
+
+def set_table(state: TableState, data: Any, board: Board) -> tuple[TableState, Ruling]:
+    """The referee sets the table (``rules.position``): a game taken up mid-way (in
+    place of the lag) or a table set right during play; not once the game is over."""
+    if state.phase == "over":
+        raise KangleError("the game is over: its table can no longer be set")
+    state = position_state(data, board, state.first)
+    calls = (Call("—", INFO, f"the referee sets the table: {position_text(state)}"),)
+    return state, Ruling("table", None, None, calls, (), state.turn, dict(state.owed))
 
 
 def lag(state: TableState, data: dict[str, Any]) -> tuple[TableState, Ruling]:

@@ -361,6 +361,49 @@ def test_a_game_exported_as_kgn_imports_to_the_same_table(tmp_path, capsys):
     assert not (tmp_path / "x.db").exists()
 
 
+def test_a_game_taken_up_mid_way_is_typed_as_a_table_and_kept_in_kgn(tmp_path, capsys):
+    """A referee resuming a game played on paper types the table in one line, not 34
+    ids: the rules then judge from it (red broke, so black, left with nothing, gets the
+    catch-up turn, rule 參), and the KGN record starts from that line, no [Lag] tag."""
+    game, again = str(tmp_path / "g.db"), str(tmp_path / "again.db")
+    run(capsys, "game", "new", game, "--red", "Ann", "--black", "Bo")
+    code, out, _ = run(capsys, "game", "table", game, "red 2 black 1 turn red first red")
+    assert code == 0 and "left on table: red 2, black 1" in out
+    code, out, _ = run(capsys, "game", "shot", game, "xB01 B01>NW")
+    assert code == 0 and "參" in out and "next: black — catch-up turn" in out
+    record = tmp_path / "g.kgn"
+    run(capsys, "game", "export", game, "--out", str(record))
+    text = record.read_text(encoding="utf-8")
+    assert "[Lag" not in text and "1. table red 2 black 1 turn red first red" in text
+    assert run(capsys, "game", "import", again, str(record))[0] == 0
+    assert run(capsys, "game", "state", again)[1] == run(capsys, "game", "state", game)[1]
+    # every mistake of a line said at once; nothing stored
+    before = run(capsys, "game", "show", game)[1]
+    code, _, err = run(capsys, "game", "table", game, "red 17 black x turn green")
+    assert code == 2 and "black needs a number" in err and "not 'green'" in err
+    code, _, err = run(capsys, "game", "table", game, "red 1 black 2 stack R01 R02 turn red")
+    assert code == 2 and "more protected red pieces than 1" in err
+    assert run(capsys, "game", "show", game)[1] == before
+
+
+def test_a_typed_table_has_its_protected_pieces_where_the_rules_keep_them():
+    from rules.board import load_board
+    from rules.position import parse_position, position_state, position_text
+    from rules.state import BIG, SMALL
+
+    board = load_board()
+    line = "red 12 black 9 stack B05 B11 big R03 turn black owed black 1 first red"
+    state = position_state(parse_position(line), board)
+    assert (len(state.left("red")), len(state.left("black"))) == (12, 9)
+    assert state.stack == ("B05", "B11") and state.guard("B05") == state.guard("B11") == SMALL
+    assert state.pos("B05") == state.pos("B11") == (0.0, 0.0)
+    x, y = state.pos("R03")
+    assert state.guard("R03") == BIG and board.in_penalty_ring(x, y)
+    assert not board.in_inner_ring(x, y)
+    assert (state.turn, state.first, state.owed) == ("black", "red", {"red": 0, "black": 1})
+    assert position_text(state) == line
+
+
 def test_a_game_played_at_the_prompt(tmp_path, capsys):
     from kangle.playcmd import play
     from rules.game import replay
