@@ -14,6 +14,7 @@ from rules.game import confirmation, replay
 from rules.gamelog import GameLog
 from rules.notation import parse_shot
 from rules.pieces import ALL_PIECES
+from rules.position import parse_position
 
 HELP = """type a shot in notation (docs/notation.md), e.g.  xB05 B05>NW   x| xR04 !body
   undo               cancel the last entry
@@ -21,10 +22,11 @@ HELP = """type a shot in notation (docs/notation.md), e.g.  xB05 B05>NW   x| xR0
   reject [N]         they are wrong: undo that shot, to enter it as it happened
   discard R03 R07    the player holding the shot gives up pieces (8)
   timeout            no shot within the shot clock (4.2)
+  table red 12 black 9 stack B05 turn black    set the table (docs/notation.md)
   show               every entry with its calls
   help, quit"""
 
-WORDS = ["undo", "confirm", "reject", "discard", "timeout", "show", "help", "quit"]
+WORDS = ["undo", "confirm", "reject", "discard", "timeout", "table", "show", "help", "quit"]
 HOLES = [f"{p}>{h}" for p in ("S", "R", "B") for h in ("SW", "SE", "NW", "NE")]
 
 
@@ -60,8 +62,8 @@ def play(log: GameLog, lines: Iterable[str], by: str, out=print) -> None:
             out(f"  confirmed: the calls of entry #{entry.data['entry']} stand")
         else:
             ruling = written.after.history[-1][1]
-            out("\n".join(ruling_lines(ruling, f"#{entry.seq} {entry.kind} — "
-                                               f"{ruling.player or ''}")))
+            out("\n".join(ruling_lines(ruling, f"#{entry.seq} {entry.kind}" + (
+                f" — {ruling.player}" if ruling.player else ""))))
         out(table_line(written.after.state))
         if written.after.state.phase == "over":
             break
@@ -80,6 +82,8 @@ def _entry(view, word: str, rest: str, line: str) -> tuple[str, dict]:
         return "discard", {"player": view.state.turn or "", "pieces": rest.split()}
     if word == "timeout":
         return "timeout", {"player": view.state.turn or ""}
+    if word == "table":
+        return "table", parse_position(rest)
     return "shot", parse_shot(line, view.state, view.setup.board).to_json()
 
 

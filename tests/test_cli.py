@@ -415,14 +415,17 @@ def test_a_game_played_at_the_prompt(tmp_path, capsys):
     said = []
     log = GameLog(game)
     play(log, ["xB05 B05>NW", "xQ9", "xR04", "undo", "x| xR04 S^", "discard B01",
-               "timeout", "quit", "xB06"], "referee", said.append)
+               "timeout", "table red 3 black x", "table red 3 black 2 turn red",
+               "quit", "xB06"], "referee", said.append)
     text = "\n".join(said)
     assert "5.1" in text and "refused: 'xQ9'" in text and "undone: entry #4" in text
     assert "5.4" in text and "8.1" in text and "4.2" in text
+    assert "refused: the table line: black needs a number" in text
+    assert "left on table: red 3, black 2" in text
     kinds = [e.kind for e, _ in replay(log.entries()).history]
     log.close()
-    # the refused line stored nothing, the undo cancelled the 廢子 shot, quit ended it
-    assert kinds == ["lag", "shot", "shot", "discard", "timeout"]
+    # the refused lines stored nothing, the undo cancelled the 廢子 shot, quit ended it
+    assert kinds == ["lag", "shot", "shot", "discard", "timeout", "table"]
 
 
 def _helps(parser: argparse.ArgumentParser) -> list[str]:
