@@ -68,6 +68,8 @@ def candidates(state: TableState, board: Board,
     if me is None:
         raise KangleError("nobody holds the shot in this state")
     reach = board.piece_radius + board.striker_radius
+    standing = {p: state.pos(p) for c in ("red", "black") for p in state.left(c)}
+    others = {t: [xy for p, xy in standing.items() if p != t] for t in standing}
     out = []
     for target in state.left(opponent(me)):
         tx, ty = state.pos(target)
@@ -87,6 +89,8 @@ def candidates(state: TableState, board: Board,
                     # the striker must come at the piece from behind its line to the hole
                     if (gx - fx) * (hx - tx) + (gy - fy) * (hy - ty) <= 0:
                         continue
+                    if _blocked((cx, cy), (ax, ay), others[target], reach):
+                        continue  # it would meet another piece first: no need to play it
                     angle = math.degrees(math.atan2(ay - cy, ax - cx))
                     out.extend((Stroke(me, circle, angle, v), target, hole, side)
                                for v in SPEEDS)
@@ -94,6 +98,25 @@ def candidates(state: TableState, board: Board,
 
 
 _CUSHIONS = {"N": (1, 1), "E": (0, 1), "S": (1, -1), "W": (0, -1)}  # axis, sign
+CLEAR = 1.0  # mm a piece must lie inside the striker's corridor to be surely in its way
+
+
+def _blocked(start, end, pieces, reach: float) -> bool:
+    """Whether the striker, running straight from ``start`` to ``end`` (its centre, mm),
+    surely meets one of the ``pieces`` (centres) on the way: one lies more than CLEAR
+    inside the corridor ``reach`` (a piece's and the striker's radius) wide either side.
+    The first leg of any stroke is straight, so such a candidate cannot meet its target
+    first and is not worth simulating."""
+    (sx, sy), (ex, ey) = start, end
+    dx, dy = ex - sx, ey - sy
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return False
+    for px, py in pieces:
+        u = min(1.0, max(0.0, ((px - sx) * dx + (py - sy) * dy) / length2))
+        if math.hypot(px - sx - u * dx, py - sy - u * dy) < reach - CLEAR:
+            return True
+    return False
 
 
 def _bank(start, ghost, side: str, board: Board, physics: PhysicsProfile) -> list:

@@ -276,6 +276,36 @@ def test_a_bank_shot_candidate_meets_the_cushion_then_the_ghost_disc_and_pockets
     assert ("B05", "SW") in {(p.piece, p.hole) for p in record.pockets}
 
 
+def test_an_aim_another_piece_stands_in_the_way_of_is_not_a_candidate():
+    # B05 in front of the NE hole as above; a red piece put on the straight line from
+    # the SE circle to B05's ghost disc, and one just clear of that corridor: the aim
+    # through the first is dropped before any simulation (the striker would meet it
+    # first), and the simulator agrees it meets R01 first; the clear piece drops nothing
+    from physics.planner import candidates
+
+    hx, hy = BOARD.hole_centre("NE")
+    tx, ty = hx - 150 / math.sqrt(2), hy - 150 / math.sqrt(2)
+    reach = BOARD.piece_radius + BOARD.striker_radius
+    gx, gy = tx - reach / math.sqrt(2), ty - reach / math.sqrt(2)
+    cx, cy = BOARD.circle_centre("SE")
+    length = math.hypot(gx - cx, gy - cy)
+    ux, uy = (gx - cx) / length, (gy - cy) / length
+    alone = put(gone(started("red"), *ALL), "B05", (tx, ty))
+
+    def straight(state):
+        return [s for s, target, hole, side in candidates(state, BOARD, PHYSICS)
+                if (target, hole, side, s.circle) == ("B05", "NE", None, "SE")]
+
+    assert len(straight(alone)) == 3  # one a speed
+    mid = (cx + ux * length / 2, cy + uy * length / 2)
+    blocked = put(alone, "R01", mid)
+    assert straight(blocked) == []
+    first = simulate(blocked, straight(alone)[0], BOARD, PHYSICS).contacts_of("RS")[0]
+    assert first.other("RS") == "R01"
+    clear = put(alone, "R01", (mid[0] - uy * (reach + 0.5), mid[1] + ux * (reach + 0.5)))
+    assert len(straight(clear)) == 3
+
+
 # Grazes: a contact whose overlap lasts less than one step's travel. Offsets in mm from
 # touching, inside (> 0: the discs overlap that deep at their closest) or clear (< 0).
 GRAZES = (1e-3, 1e-2, 0.1, 0.5)
