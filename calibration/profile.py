@@ -18,6 +18,7 @@ from rules.jsonfile import check_schema, read_json, write_json
 
 SCHEMA = "kangle.calibration/1"
 MOST_DISTORTION = 1e3  # lens distortion coefficients past this are no lens's
+FARTHEST_MM = 1e5  # no overhead camera is 100 m from its board
 
 
 def board_table(board: Board) -> dict[str, Any]:
@@ -78,10 +79,16 @@ class Calibration:
                 raise ValueError(f"camera.dist: a coefficient past ±{MOST_DISTORTION:g}")
             m = camera.matrix
             if not (0 < m[0, 0] < 1e6 and 0 < m[1, 1] < 1e6 and m[2].tolist() == [0, 0, 1]
+                    and m[1, 0] == 0 and abs(m[0, 1]) < m[0, 0]
                     and abs(m[0, 2]) < 2 * size[0] and abs(m[1, 2]) < 2 * size[1]):
                 raise ValueError("camera.matrix: not a camera's (focal lengths in pixels, "
                                  "the centre near the image, last row 0 0 1)")
+            if np.abs(camera.tvec).max() > FARTHEST_MM:
+                raise ValueError(f"pose.tvec: the board more than {FARTHEST_MM:g} mm from "
+                                 "the camera")
             residual = float(_numbers(pose.get("residual_mm", 0.0), (), "pose.residual_mm"))
+            if not 0 <= residual <= FARTHEST_MM:
+                raise ValueError(f"pose.residual_mm: {residual:g} is no fit's residual")
             board_data, colours = _table(data, "board"), _table(data, "colours")
         except ValueError as exc:
             raise KangleError(f"the calibration profile is damaged ({exc}): calibrate again") \

@@ -60,8 +60,11 @@ class Case:
     call: Callable[[], int] | None = None  # runs a web case: 0 accepted, 2 refused
 
 
-# score-file keys that take a number or a list (the total, or the cards making it)
-LOOSE = {"monopolydeal": frozenset({"bank", "properties"})}
+# score-file keys under which a value may be of either kind (a total or the cards making
+# it; an UNO card by its number)
+LOOSE = {"monopolydeal": {"bank": frozenset({"number", "list"}),
+                          "properties": frozenset({"number", "list"})},
+         "uno": {"held": frozenset({"str", "number"})}}
 # event addresses a user may mistype or paste: none of them is a usable event store
 HOSTILE_URLS = ["postgres://kangle@localhost/cup", "postgresql://u@h:notaport/db",
                 "sqlite:///#x", "sqlite:///", "mysql://u@h/db", "sqlite:////no/such/dir/x.db",
@@ -97,11 +100,13 @@ def _kind(value) -> str:
     return type(value).__name__
 
 
-def mutate_json(data, rng: random.Random, loose: frozenset[str] = frozenset()
+def mutate_json(data, rng: random.Random, loose: dict[str, frozenset[str]] | None = None
                 ) -> tuple[object, str, bool]:
     """A mutated copy of a JSON tree, what was done, and whether the result is surely
     not a valid input (a value swapped for another JSON type, a number past any table).
-    Keys in ``loose`` take a number or a list (a total, or the cards that make it)."""
+    Under a key of ``loose`` a value may be of any of the kinds it names (a total or the
+    cards that make it; a card named by its number)."""
+    loose = loose or {}
     data = copy.deepcopy(data)
     places = [p for p in _paths(data) if p]
     if not places:
@@ -120,8 +125,9 @@ def mutate_json(data, rng: random.Random, loose: frozenset[str] = frozenset()
         return data, f"repeated the first item of {where}", False
     new = HOSTILE[rng.randrange(len(HOSTILE))]
     parent[key] = new
+    either = next((loose[k] for k in path if isinstance(k, str) and k in loose), frozenset())
     swapped = _kind(new) != _kind(old) and old is not None and new is not None and not (
-        key in loose and {_kind(old), _kind(new)} <= {"number", "list"})
+        {_kind(old), _kind(new)} <= either)
     huge = isinstance(new, (int, float)) and not isinstance(new, bool) and abs(new) > 1e30 \
         and isinstance(old, (int, float)) and not isinstance(old, bool)
     control = new == "\x1b[2J" and isinstance(old, str)
@@ -174,7 +180,7 @@ class Fuzzer:
                 content, str) else content, encoding="utf-8")
         return str(path)
 
-    def _json_or_bytes(self, name: str, data, loose: frozenset[str] = frozenset()
+    def _json_or_bytes(self, name: str, data, loose: dict[str, frozenset[str]] | None = None
                        ) -> tuple[str, str, bool]:
         """A file holding a mutation of ``data``: mostly of its tree, sometimes its bytes."""
         if self.rng.random() < 0.2:
@@ -206,7 +212,7 @@ class Fuzzer:
         if kind == "score":
             file = rng.choice(self.scores)
             path, what, sure = self._json_or_bytes("score.json", json.loads(file.read_text()),
-                                                   LOOSE.get(file.stem, frozenset()))
+                                                   LOOSE.get(file.stem))
             return Case(f"score {file.stem}", ["score", file.stem, path], what, sure)
         if kind == "event":
             cup = str(self.work / f"{self.n}-cup.db")

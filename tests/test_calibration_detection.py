@@ -189,6 +189,9 @@ def test_calibration_profile_round_trips(venue, tmp_path):
     (("camera", "matrix", 0, 0), -800.0, "camera.matrix"),  # a focal length below zero
     (("colours", "classes", "red", "ratio", 0), 1e308, "colour model"),  # …and found 0
     (("colours", "ratio_threshold"), -3.0, "colour model"),
+    (("camera", "matrix", 1, 0), -1e308, "camera.matrix"),  # 20 min of `make fuzz`
+    (("pose", "tvec", 0), 1e308, "pose.tvec"),
+    (("pose", "residual_mm"), -1e308, "pose.residual_mm"),
 ])
 def test_a_calibration_with_numbers_no_camera_or_light_has_is_refused(venue, tmp_path,
                                                                        place, value, message):
