@@ -225,7 +225,7 @@ def main() -> None:
             seen = None
         # no record: `kangle referee` tells the referee when the frames show a shot it
         # could not follow (the striker never seen), and says nothing otherwise
-        told = seen is None and tracker.unfollowed
+        told = seen is None and bool(tracker.unfollowed)
         counts["unrecorded"] += seen is None
         counts["told"] += told
         counts["shots"] += 1
