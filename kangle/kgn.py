@@ -51,25 +51,26 @@ def export(view: GameView, date: str) -> str:
     lines = [f'[{k} "{_quote(v)}"]' for k, v in tags]
     state, moves = initial_state(setup.board), []
     for entry, ruling in view.history:
+        before = state  # a shot is written against the table it was played on
+        if entry.kind not in ("confirm", "void"):
+            state = apply(state, entry, setup)[0]
         if entry.kind == "lag":
             lag = entry.data
             lines.append(f'[Lag "{lag["first"]}"]' if "first" in lag else
                          f'[Lag "{lag["red_mm"]:g} {lag["black_mm"]:g}"]')
         elif entry.kind == "table":
-            moves.append(f"{len(moves) + 1}. table {position_text(apply(state, entry, setup)[0])}")
+            moves.append(f"{len(moves) + 1}. table {position_text(state)}")
         elif entry.kind in ("shot", "discard", "timeout"):
             who = ruling.player
             if entry.kind == "shot":
                 record = ShotRecord.from_json(entry.data)
-                what = record.notation or write_shot(record, state, setup.board)
+                what = record.notation or write_shot(record, before, setup.board)
             elif entry.kind == "discard":
                 what = "discard " + " ".join(entry.data["pieces"])
             else:
                 what = "timeout"
             calls = "; ".join(f"{c.rule} {c.kind}" for c in ruling.calls)
             moves.append(f"{len(moves) + 1}. {who} {what}" + (f" {{{calls}}}" if calls else ""))
-        if entry.kind not in ("confirm", "void"):
-            state = apply(state, entry, setup)[0]
     return "\n".join(lines + [""] + moves) + "\n"
 
 

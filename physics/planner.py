@@ -69,10 +69,10 @@ def candidates(state: TableState, board: Board,
         raise KangleError("nobody holds the shot in this state")
     reach = board.piece_radius + board.striker_radius
     standing = {p: state.pos(p) for c in ("red", "black") for p in state.left(c)}
-    others = {t: [xy for p, xy in standing.items() if p != t] for t in standing}
     out = []
     for target in state.left(opponent(me)):
         tx, ty = state.pos(target)
+        others = [xy for p, xy in standing.items() if p != target]
         for hole in CORNERS:
             hx, hy = board.hole_centre(hole)
             d = math.hypot(hx - tx, hy - ty)
@@ -89,7 +89,7 @@ def candidates(state: TableState, board: Board,
                     # the striker must come at the piece from behind its line to the hole
                     if (gx - fx) * (hx - tx) + (gy - fy) * (hy - ty) <= 0:
                         continue
-                    if _blocked((cx, cy), (ax, ay), others[target], reach):
+                    if _blocked((cx, cy), (ax, ay), others, reach):
                         continue  # it would meet another piece first: no need to play it
                     angle = math.degrees(math.atan2(ay - cy, ax - cx))
                     out.extend((Stroke(me, circle, angle, v), target, hole, side)
