@@ -43,7 +43,7 @@ def way_priors(corners: list[np.ndarray], up: np.ndarray, sure: np.ndarray) -> n
     up = np.asarray(up, np.float64)
     says = np.asarray(sure, bool) & ((up >= SURE_WAY) | (up <= 1 - SURE_WAY))
     pointing = np.where((up >= 0.5)[:, None], unit, -unit)  # where a sure tile's top is
-    for i in np.flatnonzero(~says & (np.abs(up - 0.5) < SURE_WAY - 0.5)):
+    for i in np.flatnonzero(np.abs(up - 0.5) < SURE_WAY - 0.5):  # its face unsure
         d = centre - centre[i]
         along = d @ unit[i]
         across = d @ np.array([-unit[i, 1], unit[i, 0]])
