@@ -5,12 +5,14 @@
 Each venue: a random camera (1.2-1.5 m up, up to 12° off vertical, turned, with barrel
 distortion) and light (gradients, warm or cold, noise, blur, JPEG); it is calibrated
 from one rendered frame — the set-up position for 康樂棋 (``--board goma``), a frame of
-the whole set scattered for standard carrom (``--board carrom``: white and black men, a
-red queen, a white striker on a carrom board with a dark worn frame, net pockets and a
-printed cloth round it) — then ``--frames`` frames of random positions (5 pieces to the
-whole set, some touching, hands or cues over the board in about 15 % of frames) are
-detected. Ground truth is the renderer's. Speed is set against a baseline in the same
-run: undistorting the whole frame and running OpenCV's Hough circle transform.
+the whole set scattered or, every other venue, of the set-up rosette for standard
+carrom (``--board carrom``: white and black men, a red queen, a white striker on a
+carrom board with a dark worn frame, net pockets and a printed cloth round it) — then
+``--frames`` frames of random positions (5 pieces to the whole set, some touching,
+hands or cues over the board in about 15 % of frames; on a carrom board the first
+frame is the set-up rosette) are detected. Ground truth is the renderer's. Speed is
+set against a baseline in the same run: undistorting the whole frame and running
+OpenCV's Hough circle transform.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from vision.detect import Detector  # noqa: E402
 from vision.render import (  # noqa: E402
     Look,
     Renderer,
+    carrom_setup,
     part_of,
     random_camera,
     set_ids,
@@ -70,6 +73,15 @@ def scatter(rng, board: Board, n, touching=0.25):
     return pos
 
 
+def rosette(rng, board: Board) -> dict[str, tuple[float, float]]:
+    """Carrom's set-up (vision.render.carrom_setup) turned at random, each man a little
+    off his place as hands leave them, and the striker on a baseline."""
+    pos = {pid: (x + float(rng.normal(0, 0.3)), y + float(rng.normal(0, 0.3)))
+           for pid, (x, y) in carrom_setup(board, float(rng.uniform(0, 60)), 0.6).items()}
+    pos["white-striker-1"] = (float(rng.uniform(-200, 200)), -board.half + 110.0)
+    return pos
+
+
 def baseline(frame, camera):
     undist = cv2.undistort(frame, camera.matrix, camera.dist)
     grey = cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY)
@@ -91,19 +103,26 @@ def main() -> None:
     ids = set_ids(board)
     render = Renderer(board)
     seen = missed = false = wrong = frames = clean = poses = 0
+    starts = [0, 0, 0]  # carrom's set-up rosettes: pieces, missed, false
     errors, ours, base = [], [], []
-    for _ in range(args.venues):
+    for venue in range(args.venues):
         camera, look = random_camera(rng), Look.random(rng, occluders=False)
-        first = (setup_positions(board) if board.design == "goma" else
-                 scatter(rng, board, len(ids), 0.0))
+        if board.design == "goma":
+            first = setup_positions(board)
+        elif venue % 2:  # carrom: half the venues calibrated from the set-up rosette
+            first = rosette(rng, board)
+        else:
+            first = scatter(rng, board, len(ids), 0.0)
         setup = render.render(camera, first, look)
         try:
             detector = Detector(calibrate_board(setup.image, camera, board))
         except KangleError as exc:
             print(f"  venue not calibrated: {exc}")
             continue
-        for _ in range(args.frames):
-            truth = scatter(rng, board, int(rng.integers(5, len(ids) + 1)), args.touching)
+        for k in range(args.frames):
+            start = board.design == "carrom" and k == 0  # a game about to begin
+            truth = (rosette(rng, board) if start else
+                     scatter(rng, board, int(rng.integers(5, len(ids) + 1)), args.touching))
             frame = render.render(camera, truth, replace(
                 look, noise=float(rng.uniform(0.5, 5)), jpeg=int(rng.choice([0, 70, 85, 95])),
                 occluders=int(rng.random() < 0.15), seed=int(rng.integers(1 << 30))))
@@ -132,10 +151,12 @@ def main() -> None:
                     used.update(near[:1])
                     continue
                 seen += 1
+                starts[0] += start
                 best = min(((np.hypot(d.x - x, d.y - y), j) for j, d in enumerate(found)
                             if j not in used), default=(99.0, None))
                 if best[0] > 10:
                     missed += 1
+                    starts[1] += start
                     continue
                 used.add(best[1])
                 errors.append(best[0])
@@ -144,6 +165,7 @@ def main() -> None:
                 wrong += d.colour != colour or (d.kind == "striker") != (size == "striker")
             extra = len(found) - len(used)
             false += extra
+            starts[2] += extra if start else 0
             clean += extra == 0
     e = np.array(errors)
     print(f"{board.name}: {frames} frames, {args.venues} venues, {seen} visible pieces")
@@ -154,6 +176,9 @@ def main() -> None:
     print(f"  position error         median {np.median(e):.2f} mm (<= 1), 95th percentile "
           f"{np.percentile(e, 95):.2f} mm (<= 2.5)")
     print(f"  board pose found       {poses / frames:.4f}  (target >= 0.99)")
+    if starts[0]:
+        print(f"  set-up rosettes        recall {1 - starts[1] / starts[0]:.4f} of {starts[0]} "
+              f"pieces, {starts[2]} false pieces")
     print(f"  time per 1280x720 frame: {statistics.median(ours) * 1000:.1f} ms median, "
           f"{np.percentile(ours, 95) * 1000:.1f} ms 95th percentile (target < 15 ms)")
     print(f"  baseline (undistort + Hough circles): {statistics.median(base) * 1000:.1f} ms "

@@ -37,12 +37,17 @@ class ColourModel:
     print_bgr: tuple[float, float, float] | None = None  # discs printed on the board
     cool_threshold: float | None = None  # ... and pixels this much less red than the board
 
+    def distances(self, ratio, redness) -> dict:
+        """Each colour's squared distance (in its spreads) from a (ratio, redness): plain
+        numbers or arrays of pixels alike."""
+        return {colour: ((ratio - mr) / max(sr, 0.03)) ** 2 + (
+            (redness - mc) / max(sc, 0.02)) ** 2
+            for colour, ((mr, sr), (mc, sc)) in self.classes.items()}
+
     def classify(self, ratio: float, redness: float) -> tuple[str | None, float]:
         """The colour of a blob (None if it looks like none: a hand, a cue, a shadow) and a
         confidence 0-1."""
-        scores = {colour: ((ratio - mr) / max(sr, 0.03)) ** 2 + (
-            (redness - mc) / max(sc, 0.02)) ** 2
-            for colour, ((mr, sr), (mc, sc)) in self.classes.items()}
+        scores = self.distances(ratio, redness)
         best = min(scores, key=scores.get)
         other = max(v for c, v in scores.items() if c != best) if len(scores) > 1 else 1e9
         if scores[best] > 60:

@@ -53,6 +53,10 @@ WIDE_RATIO = 0.55
 WIDE_REDNESS = 0.08
 WIDE_LIGHT = 1.12
 WIDE_COOL = 0.02
+# a peak of a colour's distance transform this share of a piece's radius wide is a
+# piece's middle, in a blob of at most this many strikers' area (more is an arm)
+PEAK_WIDTH = 0.75
+FEW_PIECES = 6
 
 
 def calibrate_board(frame: np.ndarray, intrinsics: Camera, board: Board,
@@ -298,22 +302,22 @@ def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
     mask = f.pieces(WIDE_RATIO, WIDE_REDNESS if "red" in board.set_colours else NEVER,
                     rect.allowed & rect.surface, WIDE_LIGHT if light else None, ink,
                     WIDE_COOL if light else None)
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
-    area = np.pi * board.piece_radius ** 2
     ratio, redness = f.ratio, f.redness
+    # pieces touching (the carrom set-up's rosette) are told apart by their pixels'
+    # colour first, then those of one colour by the peaks of its part of the mask
+    on = mask > 0
+    pixels = np.stack([ratio[on], redness[on]], axis=1)
     samples = []
-    for i in range(1, n):
-        size = stats[i, cv2.CC_STAT_AREA]
-        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if not 0.6 * area <= size <= 1.3 * np.pi * board.striker_radius ** 2 or not (
-                0.75 < w / max(h, 1) < 1.33):
-            continue  # touching pieces, a hand, a line's fragment
-        col, row = centres[i]
-        core = (slice(int(row) - 6, int(row) + 7), slice(int(col) - 6, int(col) + 7))
-        inside = labels[core] == i
-        if inside.sum() < 60:
-            continue
-        samples.append((float(ratio[core][inside].mean()), float(redness[core][inside].mean())))
+    for idx in _colour_groups(pixels, board.set_colours).values():
+        part = np.zeros(int(on.sum()), np.uint8)
+        part[idx] = 1
+        of_colour = np.zeros_like(mask)
+        of_colour[on] = part
+        # marks printed or engraved on a piece, in another colour, are its own; the thin
+        # rings of a piece's side or shadow, in a darker colour, no piece's
+        of_colour = cv2.morphologyEx(of_colour, cv2.MORPH_CLOSE, _MARKS) & mask
+        of_colour = cv2.morphologyEx(of_colour, cv2.MORPH_OPEN, _SIDES)
+        samples += _piece_samples(of_colour, ratio, redness, board)
     groups = _colour_groups(np.array(samples).reshape(-1, 2), board.set_colours)
     counts = {c: sum(p.count for p in board.piece_set if p.colour == c) for c in groups}
     short = [c for c in groups if counts[c] >= 4 and len(groups[c]) < 4]
@@ -326,6 +330,44 @@ def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
                           "calibration with --venue")
     return learn({c: [samples[i] for i in idx] for c, idx in groups.items()},
                  {c: (4 if counts[c] >= 4 else 0) for c in groups}, ink)
+
+
+_MARKS = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+_SIDES = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def _piece_samples(mask: np.ndarray, ratio: np.ndarray, redness: np.ndarray, board: Board
+                   ) -> list[tuple[float, float]]:
+    """(ratio, redness) of the middle of every piece in ``mask`` (one colour's part of
+    the pieces' mask, rectified at 1 px per mm): the peaks of its distance transform as
+    wide as a piece or a striker, each a piece's radius from a stronger one, so that
+    touching pieces each give their own; a place wider (a hand), a line's fragment
+    narrower, or a blob larger than a few pieces together (an arm) gives none."""
+    r, big = board.piece_radius, board.striker_radius
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    small = stats[:, cv2.CC_STAT_AREA] <= FEW_PIECES * np.pi * big ** 2
+    small[0] = False
+    dist = cv2.distanceTransform((small[labels]).astype(np.uint8), cv2.DIST_L2, 5)
+    k = int(r) | 1
+    peaks = (dist >= PEAK_WIDTH * r) & (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8)))
+    _, _, _, spots = cv2.connectedComponentsWithStats(peaks.astype(np.uint8))
+    spots = sorted(((float(dist[int(round(y)), int(round(x))]), x, y) for x, y in spots[1:]),
+                   reverse=True)
+    yy, xx = np.mgrid[-6:7, -6:7]
+    core = xx ** 2 + yy ** 2 <= 36
+    kept, samples = [], []
+    for width, x, y in spots:
+        if width > 1.25 * big or any(np.hypot(x - a, y - b) < r for a, b in kept):
+            continue
+        kept.append((x, y))
+        col, row = int(round(x)), int(round(y))
+        window = (slice(row - 6, row + 7), slice(col - 6, col + 7))
+        inside = core & (mask[window] > 0) if mask[window].shape == core.shape else None
+        if inside is None or inside.sum() < 60:
+            continue
+        samples.append((float(ratio[window][inside].mean()),
+                        float(redness[window][inside].mean())))
+    return samples
 
 
 def _print_colour(f) -> tuple[float, float, float] | None:

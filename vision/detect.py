@@ -21,10 +21,18 @@ from calibration.colour import DARK_CLASS, ColourModel
 from calibration.profile import Calibration
 from calibration.rectify import PRINT_SHARE, Rectifier
 from rules.errors import KangleError
+from vision.crowd import crowd_centres, crowds
 
 # the darkest tenth of the ring round a light piece is darker than this share of the board
 # (its side and its shadow); glare has no side
 SHADED = 0.9
+BLOB = 1.2
+# a crowd is read again from its outlines when this many pieces' worth of it is left
+# unexplained by the pieces its peaks found
+UNEXPLAINED = 0.8
+# ... and its outlines' reading is kept only if the pieces it finds make most of it (one
+# round end found in a hand, an arm or a patch of glare makes a small part of the blob)
+EXPLAINS = 0.75
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,9 @@ class Detector:
         s = scale
         self.r_piece = self.board.piece_radius * s
         self.r_striker = self.board.striker_radius * s
+        # a lone piece's blob in the mask: its top face, side and shadow (1.09-1.22 of
+        # the face's area on rendered frames)
+        self._blob_area = BLOB * np.pi * self.r_piece ** 2
         k = int(self.r_piece * 1.1) | 1
         self.peak_kernel = np.ones((k, k), np.uint8)
 
@@ -68,10 +79,13 @@ class Detector:
         f = self.rect.features(frame, light=model.light_threshold is not None)
         mask = f.pieces(model.ratio_threshold, model.redness_threshold, self.rect.allowed,
                         model.light_threshold, model.print_bgr, model.cool_threshold)
+        whole = mask.copy()
         # A peak that is no piece's centre — too few or too many pixels fall to it, or
         # their centroid is well off the peak (the filled middle of touching pieces) — is cut out
         # of the mask, so that the pieces around it get peaks of their own, and the frame
         # is looked at again.
+        self._crowded = set()  # centres found in crowds (pieces, by their outline)
+        doubts = []  # the peaks that were no piece's centre
         for _ in range(4):
             dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
             self._free = None  # the same without the board's lines, made when needed
@@ -80,10 +94,51 @@ class Detector:
             weak = [kept[k] for k, d in enumerate(found) if d is not None and not d[1]]
             if not weak:
                 break
+            doubts += weak
             for x, y in weak:
                 cv2.circle(mask, (int(round(x)), int(round(y))),
                            int(round(0.3 * self.r_piece)), 0, -1)
+        kept, found = self._crowds(whole, f, kept, found, doubts)
         return [d for d, centred in filter(None, found) if centred]
+
+    def _crowds(self, mask: np.ndarray, f, kept: list, found: list, doubts: list
+                ) -> tuple[list, list]:
+        """Each crowd of touching pieces (vision.crowd) where a peak was no piece's centre
+        (``doubts``) or a piece's worth is left unexplained, read again from the centres
+        its outlines tell; those are kept where they make at least as many pieces as
+        the peaks did and most of the crowd (a rosette of carrom's set-up has no neck
+        between its pieces: the peaks fall between them)."""
+        if not doubts and cv2.countNonZero(mask) < (
+                self._explained(found) + UNEXPLAINED * self._blob_area):
+            return kept, found  # every blob is the pieces found in it: no crowd
+        labels, crowded, areas = crowds(mask, self.r_piece)
+        if not len(crowded):
+            return kept, found
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        self._free = None
+        for i in crowded:
+            inside = [labels[int(y), int(x)] == i for x, y in kept]
+            if areas[i] < self._explained(d for d, ins in zip(found, inside, strict=True)
+                                          if ins) + UNEXPLAINED * self._blob_area and not any(
+                    labels[int(y), int(x)] == i for x, y in doubts):
+                continue
+            centres = self._strongest_apart(crowd_centres(mask, labels, i, f, self.colours,
+                                                          self.r_piece))
+            self._crowded = set(centres)
+            others = [p for p, ins in zip(kept, inside, strict=True) if not ins]
+            trial = self._measure_all(mask, dist, f, centres + others, len(centres))
+            self._crowded = set()
+            if _pieces(trial) >= _pieces(d for d, ins in zip(found, inside, strict=True) if ins
+                                         ) and self._explained(trial) >= EXPLAINS * areas[i]:
+                found = trial + [d for d, ins in zip(found, inside, strict=True) if not ins]
+                kept = centres + others
+        return kept, found
+
+    def _explained(self, found) -> float:
+        """The pixels the pieces among ``found`` (detection, centred) cover in the mask."""
+        wider = (self.board.striker_radius / self.board.piece_radius) ** 2
+        return sum(self._blob_area * (wider if d.kind == self._name(d.colour, "striker") else 1)
+                   for d, centred in filter(None, found) if centred)
 
     def _peaks(self, dist: np.ndarray) -> list[tuple[float, float]]:
         """Local maxima of the distance transform wide enough to be a piece, strongest
@@ -106,14 +161,17 @@ class Detector:
                 kept.append((float(x), float(y)))
         return kept
 
-    def _measure_all(self, mask, dist, f, kept):
+    def _measure_all(self, mask, dist, f, kept, first: int | None = None):
+        """The detections at the ``first`` peaks of ``kept`` (all by default), each
+        measured against all of them."""
         if not kept:
             return []
         pts = np.array(kept)
         gaps = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
         reach = self.r_striker + 6 * self.rect.scale
         near = [np.flatnonzero((gaps[k] < 2 * reach) & (gaps[k] > 0)) for k in range(len(kept))]
-        return [self._measure(mask, dist, f, kept, k, near[k]) for k in range(len(kept))]
+        return [self._measure(mask, dist, f, kept, k, near[k])
+                for k in range(len(kept) if first is None else first)]
 
     def _measure(self, mask, dist, f, peaks, k, neighbours) -> tuple[Detection, bool] | None:
         """The detection at peak ``k``, and whether the peak looks like a piece's centre."""
@@ -137,7 +195,8 @@ class Detector:
         # shadow fills the narrow gap between them)
         off_lines = self.rect.not_lines[ys, xs] > 0
         xs, ys = xs[off_lines], ys[off_lines]
-        width = float(dist[int(round(cy)), int(round(cx))])
+        width = self.r_piece if (cx, cy) in self._crowded else float(
+            dist[int(round(cy)), int(round(cx))])
         if width > self.r_striker * 1.35:  # wider than any piece, unless a closed line
             if self._free is None:  # round it made it so: then it is what lies inside
                 self._free = cv2.distanceTransform(mask & self.rect.not_lines, cv2.DIST_L2, 5)
@@ -164,9 +223,13 @@ class Detector:
                    (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2 and
                    _roundness(xs - mx, ys - my) > 0.55)  # not two touching pieces as one
         x, y = self._undo_side(*self.rect.to_mm(mx, my), kind)
-        part = self.board.part(colour, kind)
-        return Detection(colour, part.name if part else kind, x, y, self._where(x, y),
+        return Detection(colour, self._name(colour, kind), x, y, self._where(x, y),
                          confidence), centred
+
+    def _name(self, colour: str, size: str) -> str:
+        """The set's name for a piece of this colour and size ("piece" or "striker")."""
+        part = self.board.part(colour, size)
+        return part.name if part else size
 
     def _unshaded(self, f, colour: str, cx: float, cy: float, radius: float) -> bool:
         """Whether a blob of a light colour has nothing darker than the board around it:
@@ -216,6 +279,11 @@ class Detector:
     def _where(self, x: float, y: float) -> str:
         region = self.board.region(x, y)
         return {"surface": "surface", "hole": "hole"}.get(region, "rim")
+
+
+def _pieces(found) -> int:
+    """How many of the (detection, centred) pairs are pieces."""
+    return sum(1 for d in found if d is not None and d[1])
 
 
 def _roundness(dx: np.ndarray, dy: np.ndarray) -> float:

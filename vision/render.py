@@ -57,6 +57,27 @@ def set_ids(board: Board) -> list[str]:
     return [f"{p.colour}-{p.size}-{i}" for p in board.piece_set for i in range(1, p.count + 1)]
 
 
+def carrom_setup(board: Board, turn_deg: float = 0.0, gap_mm: float = 0.3
+                 ) -> dict[str, tuple[float, float]]:
+    """Where a carrom set stands at the start (ICF): the queen on the centre spot, six
+    men round her, white and black in turn, and twelve round those, ``gap_mm`` apart,
+    the whites in a Y through the queen; the rosette turned ``turn_deg`` (degrees,
+    anticlockwise) — every board mm, ids as ``set_ids``. No striker: it is played from
+    a baseline."""
+    d = 2 * board.piece_radius + gap_mm
+    rings = ([(d, 60 * k, "white" if k % 2 == 0 else "black") for k in range(6)]
+             + [(2 * d, 60 * k, "white" if k % 2 == 0 else "black") for k in range(6)]
+             + [(math.sqrt(3) * d, 30 + 60 * k, "black" if k % 2 == 0 else "white")
+                for k in range(6)])
+    pos = {"red-piece-1": (0.0, 0.0)}
+    count = {"white": 0, "black": 0}
+    for r, a, colour in rings:
+        count[colour] += 1
+        t = math.radians(a + turn_deg)
+        pos[f"{colour}-piece-{count[colour]}"] = (r * math.cos(t), r * math.sin(t))
+    return pos
+
+
 @dataclass
 class Look:
     """How a frame looks: every field is a nuisance the detector must survive."""
