@@ -105,8 +105,9 @@ def cmd_game(args: argparse.Namespace) -> int:
                 print("\n".join(history_lines(view)))
             return 0
         # Read, judge and store in one write transaction; show only what was stored.
-        request = _request(args)
-        written = log.write(lambda view: [request(view)], by=args.by)
+        seen = replay(log.entries(), tolerant=True)  # the game as this station found it
+        request = _request(args, seen)
+        written = log.write(lambda view: [request(view)], by=args.by, seen=seen.last)
         entry = written.entries[0]
         if entry.kind == "undo" and entry.data.get("rejected"):
             print(f"rejected: entry #{entry.data['undoes']} is undone — enter the shot as it "
@@ -131,9 +132,13 @@ def cmd_game(args: argparse.Namespace) -> int:
         log.close()
 
 
-def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]:
+def _request(args: argparse.Namespace, seen: GameView
+             ) -> Callable[[GameView], tuple[str, dict]]:
     """The entry the command asks for, as a function of the game as the log holds it when
-    the write begins. Files are read here, before the write transaction starts."""
+    the write begins. Files are read here, before the write transaction starts. What
+    names no player (a shot in notation, a discard, a timeout) is the turn's holder's as
+    this station ``seen`` the game: entered while another station changed the turn, it
+    is refused, never recorded as the other player's."""
     if args.action == "lag":
         if args.first:
             return lambda view: ("lag", {"first": args.first})
@@ -145,8 +150,8 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
                 args.shot.endswith(".json") or "/" in args.shot or "\\" in args.shot):
             # a line of shot notation, judged against the table as it is
             line = " ".join([args.shot, *_foul_tokens(args)])
-            return lambda view: ("shot", parse_shot(line, view.state,
-                                                    view.setup.board).to_json())
+            return _as_seen(seen, lambda view: ("shot", parse_shot(line, view.state,
+                                                                   view.setup.board).to_json()))
         data = read_json(args.shot, "shot record")
         ShotRecord.from_json(data)
         return lambda view: ("shot", _with_flags(args, data))
@@ -154,14 +159,27 @@ def _request(args: argparse.Namespace) -> Callable[[GameView], tuple[str, dict]]
         data = parse_position(args.line)
         return lambda view: ("table", data)
     if args.action == "discard":
-        return lambda view: ("discard", {"player": view.state.turn or "", "pieces": args.pieces})
+        return _as_seen(seen, lambda view: ("discard", {"player": view.state.turn or "",
+                                                        "pieces": args.pieces}))
     if args.action == "timeout":
-        return lambda view: ("timeout", {"player": view.state.turn or ""})
+        return _as_seen(seen, lambda view: ("timeout", {"player": view.state.turn or ""}))
     if args.action == "confirm":
         return lambda view: confirmation(view, args.entry, args.reject)
     if args.action == "void":
         return lambda view: ("void", {"entry": args.entry, "reason": args.reason})
     return _undo
+
+
+def _as_seen(seen: GameView, request: Callable[[GameView], tuple[str, dict]]
+             ) -> Callable[[GameView], tuple[str, dict]]:
+    """``request``, refused when the turn is no longer the one this station saw."""
+    def checked(view: GameView) -> tuple[str, dict]:
+        if view.state.turn != seen.state.turn:
+            raise KangleError(f"nothing was recorded: this was entered as "
+                              f"{seen.state.turn or 'nobody'}'s, but it is "
+                              f"{view.state.turn or 'nobody'}'s turn now")
+        return request(view)
+    return checked
 
 
 def notation_lines(view: GameView) -> list[str]:

@@ -127,7 +127,10 @@ class GameLog:
             with self._transaction():
                 stored = self._entries()
                 before = replay(stored, tolerant=True)
-                proposed = propose(before)
+                try:
+                    proposed = propose(before)
+                except KangleError as exc:  # say what another station did meanwhile
+                    raise KangleError(f"{exc}{_since(stored, seen)}", exc.exit_code) from None
                 if before.fault and any(kind != "void" for kind, _ in proposed):
                     seq, why = before.fault
                     raise KangleError(f"log entry #{seq} cannot be applied ({why}): the game "

@@ -270,3 +270,25 @@ def test_a_log_holding_an_impossible_entry_opens_and_is_mended_by_voiding_it(tmp
     view = replay(GameLog(path).entries())
     assert view.fault is None and view.state.turn == "black"
     assert main(["game", "shot", str(path), "xR05"]) == 0  # black's shot now goes in
+
+
+def test_a_shot_typed_for_one_player_is_never_recorded_as_the_others(tmp_path):
+    """A shot in notation names no shooter: it is the turn's holder's as the station
+    found the game. If another station changes the turn before it is written, it is
+    refused and the station told what came first — not judged as the other player's."""
+    import argparse
+
+    from kangle.gamecmd import _request
+
+    path = tmp_path / "g.db"
+    log = GameLog.create(path, NEW)
+    log.append("lag", {"first": "red"})
+    seen = replay(log.entries(), tolerant=True)  # red to shoot, as this station saw it
+    GameLog(path).append("shot", RED_SHOTS[0], by="laptop")  # now black's turn
+    args = argparse.Namespace(action="shot", shot="xB05", cue_tip_foul=False, own_cue=False,
+                              pivot=False, body_touch=False, cue_swept=None)
+    request = _request(args, seen)
+    with pytest.raises(KangleError, match=r"entered as red's, but it is black's turn now.*"
+                                          r"another station recorded #3 shot by laptop"):
+        log.write(lambda view: [request(view)], by="camera", seen=seen.last)
+    assert [e.by for e in GameLog(path).entries()] == ["referee", "referee", "laptop"]
