@@ -70,13 +70,14 @@ def station(log: Path, name: str, shot: Path) -> subprocess.Popen:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def race(folder: Path, k: int, rng: random.Random, paused: bool) -> dict[str, int]:
-    """One race on a fresh log; the counts it adds to the tally."""
+def race(folder: Path, k: int, rng: random.Random, paused: bool, files: dict[str, Path]
+         ) -> dict[str, int]:
+    """One race on a fresh log, with the shot records ``files``; the counts it adds to
+    the tally."""
     path = folder / f"race{k}.db"
     log = GameLog.create(path, new_entry("Ann", "Bo", "goma", "standard"))
     log.append("lag", {"first": "red"})
     log.close()
-    files = records(folder)
     shots = {name: files[rng.choice(list(SHOTS))] for name in ("s1", "s2")}
     first = station(path, "s1", shots["s1"])
     if paused:
@@ -154,8 +155,9 @@ def main() -> None:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        files = records(folder)
         for k in range(args.races):
-            for key, n in race(folder, k, rng, paused=k % 2 == 1).items():
+            for key, n in race(folder, k, rng, k % 2 == 1, files).items():
                 total[key] += n
             naive += naive_race(folder, k, rng)
     print(f"{args.races} races of two `kangle game shot` processes on one log "

@@ -362,8 +362,10 @@ def _piece_samples(mask: np.ndarray, ratio: np.ndarray, redness: np.ndarray, boa
         kept.append((x, y))
         col, row = int(round(x)), int(round(y))
         window = (slice(row - 6, row + 7), slice(col - 6, col + 7))
-        inside = core & (mask[window] > 0) if mask[window].shape == core.shape else None
-        if inside is None or inside.sum() < 60:
+        if mask[window].shape != core.shape:
+            continue  # at the picture's edge
+        inside = core & (mask[window] > 0)
+        if inside.sum() < 60:
             continue
         samples.append((float(ratio[window][inside].mean()),
                         float(redness[window][inside].mean())))

@@ -130,6 +130,8 @@ class GameLog:
                 try:
                     proposed = propose(before)
                 except KangleError as exc:  # say what another station did meanwhile
+                    if seen is None:
+                        raise
                     raise KangleError(f"{exc}{_since(stored, seen)}", exc.exit_code) from None
                 if before.fault and any(kind != "void" for kind, _ in proposed):
                     seq, why = before.fault

@@ -26,6 +26,8 @@ from vision.crowd import crowd_centres, crowds
 # the darkest tenth of the ring round a light piece is darker than this share of the board
 # (its side and its shadow); glare has no side
 SHADED = 0.9
+# a lone piece's blob in the mask: its top face, side and shadow (1.09-1.22 times the
+# face's area on rendered frames)
 BLOB = 1.2
 # a crowd is read again from its outlines when this many pieces' worth of it is left
 # unexplained by the pieces its peaks found
@@ -63,8 +65,6 @@ class Detector:
         s = scale
         self.r_piece = self.board.piece_radius * s
         self.r_striker = self.board.striker_radius * s
-        # a lone piece's blob in the mask: its top face, side and shadow (1.09-1.22 of
-        # the face's area on rendered frames)
         self._blob_area = BLOB * np.pi * self.r_piece ** 2
         k = int(self.r_piece * 1.1) | 1
         self.peak_kernel = np.ones((k, k), np.uint8)
@@ -84,7 +84,6 @@ class Detector:
         # their centroid is well off the peak (the filled middle of touching pieces) — is cut out
         # of the mask, so that the pieces around it get peaks of their own, and the frame
         # is looked at again.
-        self._crowded = set()  # centres found in crowds (pieces, by their outline)
         doubts = []  # the peaks that were no piece's centre
         for _ in range(4):
             dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
@@ -116,20 +115,20 @@ class Detector:
             return kept, found
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         self._free = None
+        doubted = {labels[int(y), int(x)] for x, y in doubts}
         for i in crowded:
             inside = [labels[int(y), int(x)] == i for x, y in kept]
-            if areas[i] < self._explained(d for d, ins in zip(found, inside, strict=True)
-                                          if ins) + UNEXPLAINED * self._blob_area and not any(
-                    labels[int(y), int(x)] == i for x, y in doubts):
-                continue
+            ours = [d for d, ins in zip(found, inside, strict=True) if ins]
+            if i not in doubted and areas[i] < (
+                    self._explained(ours) + UNEXPLAINED * self._blob_area):
+                continue  # its peaks found pieces enough for it
             centres = self._strongest_apart(crowd_centres(mask, labels, i, f, self.colours,
                                                           self.r_piece))
-            self._crowded = set(centres)
             others = [p for p, ins in zip(kept, inside, strict=True) if not ins]
-            trial = self._measure_all(mask, dist, f, centres + others, len(centres))
-            self._crowded = set()
-            if _pieces(trial) >= _pieces(d for d, ins in zip(found, inside, strict=True) if ins
-                                         ) and self._explained(trial) >= EXPLAINS * areas[i]:
+            trial = self._measure_all(mask, dist, f, centres + others, len(centres),
+                                      crowded=True)
+            if _pieces(trial) >= _pieces(ours) and (
+                    self._explained(trial) >= EXPLAINS * areas[i]):
                 found = trial + [d for d, ins in zip(found, inside, strict=True) if not ins]
                 kept = centres + others
         return kept, found
@@ -161,19 +160,22 @@ class Detector:
                 kept.append((float(x), float(y)))
         return kept
 
-    def _measure_all(self, mask, dist, f, kept, first: int | None = None):
+    def _measure_all(self, mask, dist, f, kept, first: int | None = None,
+                     crowded: bool = False):
         """The detections at the ``first`` peaks of ``kept`` (all by default), each
-        measured against all of them."""
+        measured against all of them; ``crowded``: those first are centres a crowd's
+        outlines told (pieces, whatever the distance transform says there)."""
         if not kept:
             return []
         pts = np.array(kept)
         gaps = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
         reach = self.r_striker + 6 * self.rect.scale
         near = [np.flatnonzero((gaps[k] < 2 * reach) & (gaps[k] > 0)) for k in range(len(kept))]
-        return [self._measure(mask, dist, f, kept, k, near[k])
+        return [self._measure(mask, dist, f, kept, k, near[k], crowded)
                 for k in range(len(kept) if first is None else first)]
 
-    def _measure(self, mask, dist, f, peaks, k, neighbours) -> tuple[Detection, bool] | None:
+    def _measure(self, mask, dist, f, peaks, k, neighbours, crowded: bool = False
+                 ) -> tuple[Detection, bool] | None:
         """The detection at peak ``k``, and whether the peak looks like a piece's centre."""
         cx, cy = peaks[k]
         reach = self.r_striker + 6 * self.rect.scale
@@ -195,8 +197,7 @@ class Detector:
         # shadow fills the narrow gap between them)
         off_lines = self.rect.not_lines[ys, xs] > 0
         xs, ys = xs[off_lines], ys[off_lines]
-        width = self.r_piece if (cx, cy) in self._crowded else float(
-            dist[int(round(cy)), int(round(cx))])
+        width = self.r_piece if crowded else float(dist[int(round(cy)), int(round(cx))])
         if width > self.r_striker * 1.35:  # wider than any piece, unless a closed line
             if self._free is None:  # round it made it so: then it is what lies inside
                 self._free = cv2.distanceTransform(mask & self.rect.not_lines, cv2.DIST_L2, 5)
