@@ -2,6 +2,7 @@
 
     python benchmarks/tracking.py [--shots 200] [--fps 60] [--start 0] [--gallery DIR]
     python benchmarks/tracking.py --seed 8 --shots 100     # a tuning run
+    python benchmarks/tracking.py --seed 8 --shots 300 --kind flyoff   # one kind of shot
 
 Shots of varied kinds are drawn at random — breaks into the starting rows, cuts
 into scattered pieces, shots off a cushion, shots near the shooter's own pieces, and
@@ -153,11 +154,12 @@ def describe(record) -> list[str]:
     return lines
 
 
-def gallery(folder: Path, k: int, kind: str, frames, truth, seen, said, true_calls) -> None:
+def gallery(folder: Path, name: str, kind: str, frames, truth, seen, said,
+            true_calls) -> None:
     """A GIF of the shot (every other frame, half size) beside what the truth and the
     camera said, for one wrong call."""
     folder.mkdir(parents=True, exist_ok=True)
-    text = ([f"held-out shot {k} ({kind})", "", "TRUTH"] + describe(truth) +
+    text = ([f"{name} ({kind})", "", "TRUTH"] + describe(truth) +
             [f"  {c.rule} {c.kind}: {c.text}" for c in true_calls] + ["", "CAMERA"] +
             (describe(seen) if seen else ["(no record)"]) +
             [f"  {c.rule} {c.kind}{' [CONFIRM]' if c.confirm else ''}: {c.text}" for c in said])
@@ -167,7 +169,7 @@ def gallery(folder: Path, k: int, kind: str, frames, truth, seen, said, true_cal
         small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         panel = draw_lines(blank, [f"t = {t:+.2f} s", *text], (6, 4), 11, (255, 255, 255), 468)
         pictures.append(Image.fromarray(np.hstack([small, panel])[:, :, ::-1]))
-    pictures[0].save(folder / f"shot-{k:06d}-{kind}.gif", save_all=True,
+    pictures[0].save(folder / f"{name.replace(' ', '-')}-{kind}.gif", save_all=True,
                      append_images=pictures[1:], duration=67, loop=0)
 
 
@@ -179,6 +181,8 @@ def main() -> None:
                                                  "instead of the held-out shots")
     parser.add_argument("--start", type=int, default=0, help="first held-out shot number")
     parser.add_argument("--gallery", type=Path, help="write a GIF of each wrong call here")
+    parser.add_argument("--kind", choices=KINDS, help="only the shots of this kind (the "
+                                                      "others are drawn and passed over)")
     parser.add_argument("--webcam", action="store_true",
                         help="film like a real webcam: mains-light flicker and auto-exposure "
                              "drift, each shot its own (vision.video.Webcam)")
@@ -198,6 +202,8 @@ def main() -> None:
         if number != where:
             camera, look, detector = venue(args, number, nrng, render)
             where = number
+        if args.kind and kind != args.kind:
+            continue
         try:
             truth = simulate(state, stroke, BOARD, physics)
         except KangleError:
@@ -261,7 +267,8 @@ def main() -> None:
             differ = set((truth_said - camera_said) + (camera_said - truth_said))
             wrong_rules.update({rule for rule, _, _ in differ} or {"(no record)"})
             if args.gallery:
-                gallery(args.gallery, k, kind, frames, truth, seen, said, true_calls)
+                name = f"held-out shot {k}" if args.seed is None else f"seed {args.seed} shot {k}"
+                gallery(args.gallery, name, kind, frames, truth, seen, said, true_calls)
     n = counts["shots"]
     e = np.array(final_err)
     which = (f"tuning run, seed {args.seed}" if args.seed is not None else
@@ -283,7 +290,7 @@ def main() -> None:
     print(f"  shots with no record {counts['unrecorded']}, of which the referee was told "
           f"\"not followed, enter it by hand\" {counts['told']} (counted flagged)")
     print("  by shot kind (calls equal / shots): " + ", ".join(
-        f"{kind} {right}/{total}" for kind, (total, right) in by_kind.items()))
+        f"{kind} {right}/{total}" for kind, (total, right) in by_kind.items() if total))
     if wrong_rules:
         print("  rules of the wrong calls: " + ", ".join(
             f"{rule} x{count}" for rule, count in sorted(wrong_rules.items())))

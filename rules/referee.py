@@ -206,15 +206,35 @@ class _Judgement:
         for contact, piece in hits:
             if colour_of(piece) == self.me and piece not in self.dead:
                 self.dead.append(piece)
-                if doubtful(contact):
+                unsure = doubtful(contact) or self._lost_among_like(piece, contact.t)
+                if unsure:
                     self.dead_doubt.add(piece)
                 self.call(
                     "7.1", FORFEIT,
                     f"{self.me}'s {self.striker_name} hit its own piece {piece} directly, "
                     f"before any cushion: {piece} is a 廢子 given to {self.them}; remove it at "
                     f"the end of the shot (it counts as pocketed)",
-                    [piece], confirm=doubtful(contact))
+                    [piece], confirm=unsure)
                 self.actions.append(Action("remove", piece, "7.1"))
+
+    def _lost_among_like(self, piece: str, since: float) -> bool:
+        """Whether the source lost sure sight of which piece is ``piece`` after it touched
+        a piece of its own colour (after time ``since``, s): an event of either from that
+        touch on that the source was unsure of. A camera's tracker lowers the events of
+        two like pieces that met (they may have swapped places); which one is the 廢子,
+        where it went and what it hit are then the referee's to confirm."""
+        for touch in self.shot.contacts_of(piece):
+            like = touch.other(piece)
+            if touch.t < since or is_cushion(like) or like == self.sp or (
+                    colour_of(like) != colour_of(piece)):
+                continue
+            pair = {piece, like}
+            later = [c for c in self.shot.contacts if c.t >= touch.t and {c.a, c.b} & pair]
+            later += [x for x in (*self.shot.pockets, *self.shot.exits)
+                      if x.piece in pair and x.t >= touch.t]
+            if doubtful(*later):
+                return True
+        return False
 
     def _protected_hits(self) -> None:
         """5.5 / 6.4: a protected piece may be hit only by a rebound."""

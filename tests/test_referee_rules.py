@@ -455,6 +455,21 @@ def test_what_a_廢子_did_asks_to_confirm_where_that_contact_was_unsure():
     assert confirm["7.1"] and confirm["7.5"]
 
 
+def test_a_廢子_that_met_a_piece_like_it_asks_which_one_it_is_when_the_source_lost_them():
+    """Two red pieces that touch look alike afterwards: a camera is unsure of their later
+    events (one may have taken the other's path). That the 廢子 is R04, and not the piece
+    it passed its motion to, is then the referee's to confirm — here the one of them that
+    went on to hit B05 decides 7.2."""
+    state = put(put(put(started("red"), "R04", (0, -300)), "B05", (0, 0)), "R06", (200, 0))
+    record = shot(contacts=[(0.1, "RS", "R04"), (0.3, "R04", "R06"),
+                            (0.5, "R06", "B05", False, 0.8)])
+    confirm = {c.rule: c.confirm for c in run(state, record)[1].calls}
+    assert "7.2" not in confirm and confirm["7.1"] is True and confirm["7.5"] is True
+    # the same shot seen surely throughout: nothing to confirm
+    record = shot(contacts=[(0.1, "RS", "R04"), (0.3, "R04", "R06"), (0.5, "R06", "B05")])
+    assert not any(c.confirm for c in run(state, record)[1].calls)
+
+
 def test_a_廢子_touching_the_same_piece_twice_makes_one_call():
     state = put(put(started("red"), "R04", (0, -300)), "R06", (200, 0))
     record = shot(contacts=[(0.1, "RS", "R04"), (0.3, "R04", "R06"), (0.5, "R04", "R06")])

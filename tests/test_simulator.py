@@ -197,6 +197,36 @@ def test_fly_off_sends_hard_hit_pieces_off_or_onto_the_rim_reproducibly():
     assert "6.3/9.1" in [c.rule for c in ruling.calls]
 
 
+@pytest.mark.parametrize("where", ["rim", "off"])
+def test_a_piece_that_flies_off_is_seen_crossing_the_cushion_not_vanishing(where):
+    """Filmed, a piece that leaves the table leaps on over the cushion along the line it
+    came in on (never jumping further in a frame than it moved on the table): onto the
+    rim's middle to rest there, or on past the rim's outer edge and out of sight."""
+    from rules.timeline import Timeline
+    physics = replace(PHYSICS, trajectory_rate=240).with_fly_off(
+        True, probability=1.0, rim_share=1.0 if where == "rim" else 0.0, min_speed=1.0)
+    state = put(gone(started("red"), *ALL), "B01", (-265, -150))
+    record = simulate(state, Stroke("red", "SW", 90, 8.0), BOARD, physics)
+    left = next(e for e in record.exits if e.piece == "B01")
+    assert left.where == where
+    timeline = Timeline.of(record, board=BOARD)
+    samples = record.trajectory["B01"]
+    (ta, xa, ya), (tb, xb, yb) = samples[-2:]
+    speed = math.hypot(xb - xa, yb - ya) / (tb - ta)
+    path = [timeline.positions(left.t + k / 240).get("B01") for k in range(240)]
+    seen = [p for p in path if p is not None]
+    for (x0, y0), (x1, y1) in zip([(xb, yb)] + seen, seen, strict=False):
+        assert math.hypot(x1 - x0, y1 - y0) <= speed / 240 * 1.5
+    over_rim = [p for p in seen if BOARD.region(*p) == "rim"]
+    assert len(over_rim) >= 2  # at least two frames at 240 fps show it on the frame
+    if where == "rim":
+        assert path[-1] is not None and BOARD.region(*path[-1]) == "rim"
+        assert max(map(abs, path[-1])) == pytest.approx(BOARD.half + BOARD.rim_width / 2)
+        assert path[-1] == path[-2]  # at rest
+    else:
+        assert path[-1] is None and len(seen) < len(path)
+
+
 def test_stacked_smalls_are_spread_to_the_nearest_free_spots():
     state = put(put(put(started("red"), "B05", (0, 0), "small"), "B06", (0, 0), "small"),
                 "B07", (0, 0), "small")

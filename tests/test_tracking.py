@@ -39,9 +39,9 @@ def venue():
     return camera, look, calibrate_board(setup, camera, BOARD)
 
 
-def track(venue, state, stroke, fps=60, webcam=None):
+def track(venue, state, stroke, fps=60, webcam=None, physics=PHYSICS):
     camera, look, cal = venue
-    record = simulate(state, stroke, BOARD, PHYSICS)
+    record = simulate(state, stroke, BOARD, physics)
     tracker = ShotTracker(state, stroke.shooter, BOARD)
     detector = Detector(cal)
     for t, image in film_shot(RENDER, camera, record, fps, look, moments=2, webcam=webcam):
@@ -62,6 +62,22 @@ def test_a_clean_hit_first_contact_pocket_and_final_positions(venue):
     assert {p.piece for p in seen.pockets} == {p.piece for p in truth.pockets}
     for piece, (x, y) in truth.final.items():
         assert np.hypot(*(np.array(seen.final[piece]) - (x, y))) < 3.0, piece
+
+
+@pytest.mark.parametrize("where", ["rim", "off"])
+def test_a_piece_seen_leaping_the_cushion_is_called_on_the_rim_or_off_the_table(venue, where):
+    """Filmed crossing the cushion (rules.timeline draws the leap), a piece that comes to
+    rest on the rim is called there surely; one that goes on over the rim's outer edge
+    is called off the table — not pocketed, not still on the board."""
+    physics = PHYSICS.with_fly_off(True, probability=1.0, min_speed=1.0,
+                                   rim_share=1.0 if where == "rim" else 0.0)
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B05", (-265.0, 0.0))
+    truth, seen = track(venue, state, Stroke("red", "SW", 93.0, 3.0), physics=physics)
+    assert [(e.piece, e.where) for e in truth.exits if e.piece == "B05"] == [("B05", where)]
+    assert [(e.piece, e.where) for e in seen.exits if e.piece == "B05"] == [("B05", where)]
+    assert "B05" not in seen.final and "B05" not in {p.piece for p in seen.pockets}
+    assert next(e for e in seen.exits if e.piece == "B05").confidence >= 0.9
 
 
 def test_a_flickering_drifting_webcam_still_sees_the_shot(venue):

@@ -170,11 +170,13 @@ class ShotTracker:
                     tr.seeded = False
                 tr.points.append((t, dets[i].x, dets[i].y))
                 tr.missing = 0
-                if dets[i].where == "rim" and math.hypot(*tr.velocity()) < MOVING:
-                    if tr.gone is None or tr.gone.kind != "rim":
-                        tr.gone = Gone("rim", "", t, 1.0)
-                else:
+                if dets[i].where != "rim":
                     tr.gone = None  # seen again: not gone after all
+                elif tr.gone is None or tr.gone.kind != "rim":
+                    # come to rest on the rim; once there it stays there (the jitter of
+                    # a resting piece's detections is no motion)
+                    tr.gone = Gone("rim", "", t, 1.0) if math.hypot(
+                        *tr.velocity()) < MOVING else None
         for tr in live:
             if tr.id not in used_t:
                 tr.missing += 1
@@ -275,7 +277,9 @@ class ShotTracker:
         if tr.gone is not None or tr.missing < 2:
             return
         frame = self.frame
-        fell = self._coast(tr, min(t - tr.points[-1][0] + 2 * frame, COAST))
+        # last seen over the cushion or the rim: past every hole, leaping off
+        over = max(map(abs, tr.pos)) > self.board.half
+        fell = None if over else self._coast(tr, min(t - tr.points[-1][0] + 2 * frame, COAST))
         if fell is not None:
             hole, when = fell
             # followed on for more than two frames past the last sight: the frames show
@@ -286,7 +290,10 @@ class ShotTracker:
         lx, ly = tr.pos
         vx, vy = tr.velocity()
         outward = lx * vx + ly * vy > 0 and math.hypot(vx, vy) > 300
-        near_edge = max(abs(lx), abs(ly)) > self.board.half - 2 * self.board.radius_of(tr.id)
+        # at the edge, or there by the next frame (a fast piece is last seen short of it)
+        ahead = max(abs(lx + vx * frame), abs(ly + vy * frame))
+        near_edge = max(abs(lx), abs(ly), ahead) > self.board.half - 2 * self.board.radius_of(
+            tr.id)
         if tr.missing >= 4 and outward and near_edge:
             tr.gone = Gone("off", "", tr.points[-1][0] + frame / 2, 0.95)
 
