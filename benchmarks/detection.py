@@ -9,8 +9,9 @@ the whole set scattered or, every other venue, of the set-up rosette for standar
 carrom (``--board carrom``: white and black men, a red queen, a white striker on a
 carrom board with a dark worn frame, net pockets and a printed cloth round it) — then
 ``--frames`` frames of random positions (5 pieces to the whole set, some touching,
-hands or cues over the board in about 15 % of frames; on a carrom board the first
-frame is the set-up rosette) are detected. Ground truth is the renderer's. Speed is
+hands or cues over the board in about 15 % of frames; on a 康樂棋 board one or two on
+the rim in about a third of the frames; on a carrom board the first frame is the set-up
+rosette) are detected. Ground truth is the renderer's. Speed is
 set against a baseline in the same run: undistorting the whole frame and running
 OpenCV's Hough circle transform.
 """
@@ -73,6 +74,26 @@ def scatter(rng, board: Board, n, touching=0.25):
     return pos
 
 
+def onto_rim(rng, board: Board, truth: dict) -> set[str]:
+    """Moves one or two of ``truth``'s discs onto the rim (the frame's flat top, where
+    a piece that leapt the cushion rests) in about a third of the frames, and says
+    which. Its own ``rng``: the frames' other draws are those of a run without it."""
+    if board.design != "goma" or rng.random() > 0.3 or not truth:
+        return set()
+    moved = set()
+    for pid in rng.permutation(sorted(truth))[:int(rng.integers(1, 3))]:
+        r = radius(board, pid)
+        across = rng.uniform(board.half + r + 2, board.half + board.rim_width - r - 2)
+        along = rng.uniform(-board.half, board.half)
+        x, y = [(across, along), (-across, along), (along, across), (along, -across)][
+            int(rng.integers(4))]
+        if all(np.hypot(x - a, y - b) > 2 * board.striker_radius for q, (a, b) in truth.items()
+               if q != pid):
+            truth[str(pid)] = (float(x), float(y))
+            moved.add(str(pid))
+    return moved
+
+
 def rosette(rng, board: Board) -> dict[str, tuple[float, float]]:
     """Carrom's set-up (vision.render.carrom_setup) turned at random, each man a little
     off his place as hands leave them, and the striker on a baseline."""
@@ -104,6 +125,7 @@ def main() -> None:
     render = Renderer(board)
     seen = missed = false = wrong = frames = clean = poses = 0
     starts = [0, 0, 0]  # carrom's set-up rosettes: pieces, missed, false
+    rims = [0, 0, 0]  # pieces on the rim: visible, missed, found but not said on the rim
     errors, ours, base = [], [], []
     for venue in range(args.venues):
         camera, look = random_camera(rng), Look.random(rng, occluders=False)
@@ -123,6 +145,7 @@ def main() -> None:
             start = board.design == "carrom" and k == 0  # a game about to begin
             truth = (rosette(rng, board) if start else
                      scatter(rng, board, int(rng.integers(5, len(ids) + 1)), args.touching))
+            rim = onto_rim(np.random.default_rng((args.seed, venue, k)), board, truth)
             frame = render.render(camera, truth, replace(
                 look, noise=float(rng.uniform(0.5, 5)), jpeg=int(rng.choice([0, 70, 85, 95])),
                 occluders=int(rng.random() < 0.15), seed=int(rng.integers(1 << 30))))
@@ -152,17 +175,20 @@ def main() -> None:
                     continue
                 seen += 1
                 starts[0] += start
+                rims[0] += pid in rim
                 best = min(((np.hypot(d.x - x, d.y - y), j) for j, d in enumerate(found)
                             if j not in used), default=(99.0, None))
                 if best[0] > 10:
                     missed += 1
                     starts[1] += start
+                    rims[1] += pid in rim
                     continue
                 used.add(best[1])
                 errors.append(best[0])
                 d = found[best[1]]
                 colour, size = part_of(pid)
                 wrong += d.colour != colour or (d.kind == "striker") != (size == "striker")
+                rims[2] += pid in rim and (d.where != "rim" or d.colour != colour)
             extra = len(found) - len(used)
             false += extra
             starts[2] += extra if start else 0
@@ -179,6 +205,9 @@ def main() -> None:
     if starts[0]:
         print(f"  set-up rosettes        recall {1 - starts[1] / starts[0]:.4f} of {starts[0]} "
               f"pieces, {starts[2]} false pieces")
+    if rims[0]:
+        print(f"  pieces on the rim      recall {1 - rims[1] / rims[0]:.4f} of {rims[0]}, "
+              f"{rims[2]} found but not said on the rim in their colour")
     print(f"  time per 1280x720 frame: {statistics.median(ours) * 1000:.1f} ms median, "
           f"{np.percentile(ours, 95) * 1000:.1f} ms 95th percentile (target < 15 ms)")
     print(f"  baseline (undistort + Hough circles): {statistics.median(base) * 1000:.1f} ms "
