@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="folder with script.json and shot records (default: %(default)s)")
     d.add_argument("--no-video", action="store_true",
                    help="skip part 2 (a simulated game filmed and refereed from video)")
+    d.add_argument("--keep", metavar="FOLDER",
+                   help="keep part 2's film there: game.avi and setup.jpg (the set-up frame "
+                        "to calibrate from), to referee yourself with `kangle referee --video`")
     d.set_defaults(run=gamecmd.cmd_demo)
     return p
 

@@ -24,7 +24,9 @@ from vision.render import Look, Renderer, random_camera
 STROKES = [(0, 80.0, 4.5), (1, 70.0, 3.0), (0, 100.0, 3.5)]
 
 
-def video_demo(new_entry) -> None:
+def video_demo(new_entry, keep: Path | None = None) -> None:
+    """``keep``: a folder to write the film (game.avi) and the set-up frame (setup.jpg)
+    into, for the reader to referee themselves; by default both are thrown away."""
     board = load_board()
     rng = np.random.default_rng(4)
     camera, look = random_camera(rng), Look.random(rng, occluders=False)
@@ -35,7 +37,10 @@ def video_demo(new_entry) -> None:
     print(f"  board found (residual {cal.residual_mm:.2f} mm); filming {len(STROKES)} "
           "simulated shots at 60 fps with motion blur ...", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        video = Path(tmp) / "game.avi"
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(keep / "setup.jpg"), setup)
+        video = (keep or Path(tmp)) / "game.avi"
         state, _ = lag(initial_state(board), {"first": "red"})
         truth = film_game(state, STROKES, board, camera, look, video)
         log = GameLog.create(Path(tmp) / "game.db", new_entry("Red", "Black", "goma",

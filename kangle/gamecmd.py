@@ -248,5 +248,5 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"The game log held {len(script['entries']) + 1} entries; every state above was "
           "recomputed from it.\n")
     if not args.no_video:
-        video_demo(new_entry)
+        video_demo(new_entry, Path(args.keep) if args.keep else None)
     return 0

@@ -2,7 +2,7 @@
 order, in one fresh folder holding a copy of examples/, exits 0.
 
 Lines that need a person or a device (a window, a camera, an interactive prompt, a
-server, a PostgreSQL database, a film of a table) are left out, each for its stated
+server, a PostgreSQL database) are left out, each for its stated
 reason. The files that stand in for the reader's own (chessboard photos, frames of a
 game, a table state) ship in examples/ (examples/make_stand_ins.py renders them); the
 players' and teams' name lists the README asks for are written first, as the reader
@@ -30,7 +30,6 @@ NEEDS = {
     "kangle game play": "a person at the prompt",
     "kangle serve": "a server left running",
     "postgresql": "a PostgreSQL server",
-    "--video match.avi": "a film of the reader's own table",
 }
 
 
