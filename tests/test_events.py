@@ -409,3 +409,24 @@ def test_an_entry_the_format_does_not_take_is_refused_not_stored_and_ignored(tmp
             comp.record(kind, {"group": "A", "winner": "A"}, "t")
         assert [e.kind for e in comp.entries()] == ["register"] * 4
         comp.close()
+
+
+@pytest.mark.parametrize("game, settings, said", [
+    ("rummikub", {"table_size": 0}, ["table_size = 0 (it must be 2 to 8)"]),
+    ("rummikub", {"rounds": 0, "top": -3}, ["rounds = 0", "top = -3"]),
+    ("rummikub", {"rounds": -1}, ["rounds = -1"]),
+    ("rummikub", {"movers": 4}, ["movers = 4 must be fewer than the 4 players"]),
+    ("sanguosha", {"groups": 2}, ["groups = 2 (it must be 4)"]),
+    ("sanguosha", {"best_of": 2}, ["best_of = 2 must be odd"]),
+    ("zhaopengyou", {"table_size": 1}, ["table_size = 1"]),
+    ("tickettoride", {"finalists": 0, "final_games": 0}, ["finalists = 0", "final_games = 0"]),
+    ("uno", {"per_round": 0}, ["per_round = 0"]),
+])
+def test_settings_a_format_cannot_run_with_are_refused_before_anything_is_written(
+        tmp_path, game, settings, said):
+    path = tmp_path / "cup.db"
+    with pytest.raises(KangleError) as refused:
+        new(str(path), game, [f"P{k:02d}" for k in range(1, 17)], **settings)
+    for words in said:  # every problem of the settings, at once
+        assert words in str(refused.value)
+    assert not path.exists()

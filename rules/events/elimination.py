@@ -25,6 +25,8 @@ NAME = "elimination"
 ENTRIES = ("register", "hand", "supporters")
 GAMES = ("uno",)
 DEFAULTS = {"game": "uno", "per_round": 3}
+# the values each number setting may take (rules.events.formats checks them)
+RANGES = {"per_round": (1, 100)}
 REGISTER_UNIQUE = (("day", "group"),)  # one player per day and group
 
 

@@ -41,4 +41,19 @@ def settings_for(game: str, fmt: str | None, overrides: dict[str, Any]) -> tuple
         if type(value) is not type(settings[key]):
             raise KangleError(f"setting {key} must be like {settings[key]!r}")
         settings[key] = value
+    _check(fmt, module, settings)
     return fmt, settings
+
+
+def _check(fmt: str, module: ModuleType, settings: dict[str, Any]) -> None:
+    """Every number setting within the format's RANGES and the settings' relations (the
+    format's ``related``), all problems said at once — before anything is written."""
+    problems = []
+    for key, (low, high) in getattr(module, "RANGES", {}).items():
+        if not low <= settings[key] <= high:
+            allowed = f"{low}" if low == high else f"{low} to {high}"
+            problems.append(f"{key} = {settings[key]} (it must be {allowed})")
+    if not problems and hasattr(module, "related"):
+        problems = module.related(settings)
+    if problems:
+        raise KangleError(f"the {fmt} format cannot run with " + "; ".join(problems))

@@ -27,10 +27,20 @@ NAME = "knockout"
 ENTRIES = ("register", "groups", "match", "decision")
 GAMES = ("sanguosha",)
 DEFAULTS = {"game": "sanguosha", "groups": 4, "advance": 2, "best_of": 3, "seed": 0}
+# the values each number setting may take (rules.events.formats checks them): the sheet's
+# bracket is quarter-finals of four groups' top two
+RANGES = {"groups": (4, 4), "advance": (2, 2), "best_of": (1, 9), "seed": (0, 2**31 - 1)}
 LETTERS = "ABCDEFGH"
 BRACKET = {"qf1": (("A", 1), ("B", 2)), "qf2": (("B", 1), ("A", 2)),
            "qf3": (("C", 1), ("D", 2)), "qf4": (("D", 1), ("C", 2))}
 LATER = {"sf1": ("qf1", "qf2"), "sf2": ("qf3", "qf4")}
+
+
+def related(settings: dict[str, Any]) -> list[str]:
+    """What the settings' values must make together: the problems, if any."""
+    if settings["best_of"] % 2 == 0:
+        return [f"best_of = {settings['best_of']} must be odd (a series that cannot be tied)"]
+    return []
 
 
 def draw_groups(settings: dict[str, Any], teams: list[str]) -> dict[str, list[str]]:

@@ -25,6 +25,8 @@ NAME = "league"
 ENTRIES = ("register", "withdraw", "game")
 GAMES = ("tickettoride", "monopolydeal", "blokus", "pictionary")
 DEFAULTS = {"game": "tickettoride", "games_each": 3, "finalists": 4, "final_games": 1}
+# the values each number setting may take (rules.events.formats checks them)
+RANGES = {"games_each": (1, 30), "finalists": (2, 64), "final_games": (1, 9)}
 
 
 def _scored(settings: dict[str, Any], result: Any) -> dict[str, tuple[float, float]]:

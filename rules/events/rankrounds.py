@@ -34,6 +34,8 @@ NAME = "rankrounds"
 ENTRIES = ("register", "seating", "table_round", "penalty", "withdraw")
 GAMES = ("zhaopengyou",)
 DEFAULTS = {"game": "zhaopengyou", "rounds": 2, "table_size": 5, "ranked": 8, "seed": 0}
+# the values each number setting may take (rules.events.formats checks them)
+RANGES = {"rounds": (1, 30), "table_size": (4, 10), "ranked": (1, 1000), "seed": (0, 2**31 - 1)}
 
 
 def draw_seating(settings: dict[str, Any], entries: list[Entry], round_no: int) -> dict:

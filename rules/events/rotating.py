@@ -45,6 +45,17 @@ GAMES = ("rummikub",)
 # "list" seats the players in the order registered (an organiser's seeded list)
 DEFAULTS = {"game": "rummikub", "rounds": 3, "table_size": 4, "movers": 2, "top": 4,
             "seed": 0, "zero_sum": True, "first_seating": "draw", "double_entry": False}
+# the values each number setting may take (rules.events.formats checks them)
+RANGES = {"rounds": (1, 30), "table_size": (2, 8), "movers": (1, 7), "top": (1, 1000),
+          "seed": (0, 2**31 - 1)}
+
+
+def related(settings: dict[str, Any]) -> list[str]:
+    """What the settings' values must make together: the problems, if any."""
+    if settings["movers"] >= settings["table_size"]:
+        return [f"movers = {settings['movers']} must be fewer than the {settings['table_size']} "
+                "players of a table"]
+    return []
 
 
 @dataclass
