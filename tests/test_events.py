@@ -3,6 +3,8 @@
 Store tests run against SQLite and, when KANGLE_TEST_DATABASE_URL names one, against a
 real PostgreSQL server (.ci/run starts one on loopback)."""
 
+import csv
+import io
 import os
 import random
 import sqlite3
@@ -430,3 +432,15 @@ def test_settings_a_format_cannot_run_with_are_refused_before_anything_is_writte
     for words in said:  # every problem of the settings, at once
         assert words in str(refused.value)
     assert not path.exists()
+
+
+def test_names_are_data_a_spreadsheet_never_runs_and_a_line_never_forges(tmp_path):
+    hostile = ['=HYPERLINK("http://x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "Ann"]
+    comp = new(str(tmp_path / "cup.db"), "kangle", hostile)
+    rows = list(csv.reader(io.StringIO(report.to_csv(comp.standings()))))[1:]
+    names = [row[2] for row in rows]
+    assert sorted(names) == sorted(["'" + n if n[0] in "=+-@" else n for n in hostile])
+    comp.close()
+    for k, name in enumerate(("Ann\nB,1,forged", "A\x1b[31mnn", "Bo\u2028Cy")):
+        with pytest.raises(KangleError, match="control characters"):
+            new(str(tmp_path / f"bad{k}.db"), "kangle", [name, "Dee"])

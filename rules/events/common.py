@@ -4,6 +4,7 @@ table and the score sheets it produces."""
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,6 +86,12 @@ def check_register(entries: list[Entry], new: Entry) -> None:
         name = new.data.get("name")
         if not isinstance(name, str) or not name.strip():
             raise KangleError("a registration needs a name")
+        hidden = sorted({f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in (
+            "Cc", "Zl", "Zp")})
+        if hidden:
+            raise KangleError(f"the name {name.encode('unicode_escape').decode()} holds "
+                              f"control characters ({', '.join(hidden)}): a name is one line "
+                              "of printable text")
         if name in roster(entries).order:
             raise KangleError(f"{name} is already registered")
     if new.kind == "withdraw":

@@ -51,10 +51,19 @@ def to_csv(s: Standings) -> str:
             continue
         writer.writerow(["section", "rank", "name", *part.columns, "entries"])
         for r in part.rows:
-            writer.writerow([part.title, r.rank, r.name, *(_fmt(r.values.get(c))
+            writer.writerow([_cell(part.title), r.rank, _cell(r.name), *(_fmt(r.values.get(c))
                                                            for c in part.columns),
                              " ".join(map(str, r.sources))])
     return buf.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell that stays text: one beginning with = + - @ (or a
+    tab or carriage return) would be read as a formula, so it is prefixed with '."""
+    return "'" + text if text[:1] in FORMULA_STARTS else text
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def to_json(s: Standings) -> str:
