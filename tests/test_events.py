@@ -444,3 +444,19 @@ def test_names_are_data_a_spreadsheet_never_runs_and_a_line_never_forges(tmp_pat
     for k, name in enumerate(("Ann\nB,1,forged", "A\x1b[31mnn", "Bo\u2028Cy")):
         with pytest.raises(KangleError, match="control characters"):
             new(str(tmp_path / f"bad{k}.db"), "kangle", [name, "Dee"])
+
+
+def test_a_copied_event_file_opens_whatever_its_name_and_takes_no_second_event(tmp_path):
+    comp = new(str(tmp_path / "cup.db"), "kangle", ["Ann", "Bo"])
+    comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Bo"}, "test")
+    comp.close()
+    backup = tmp_path / "cup-backup.db"
+    backup.write_bytes((tmp_path / "cup.db").read_bytes())
+    copy = Competition.open(str(backup))
+    assert copy.event.name == "cup" and [e.kind for e in copy.entries()][-1] == "match"
+    copy.close()
+    with pytest.raises(KangleError, match="already holds the event 'cup'"):
+        new(str(backup), "kangle", ["Cy", "Dee"])
+    copy = Competition.open(str(backup))  # and nothing was added to it
+    assert [e.data.get("name") for e in copy.entries() if e.kind == "register"] == ["Ann", "Bo"]
+    copy.close()

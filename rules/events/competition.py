@@ -33,7 +33,7 @@ class Competition:
         if "://" not in where and not Path(where).exists():
             raise KangleError(f"no event file {where}: create it with `kangle event new`")
         store = EventStore(url)
-        return cls(store, store.event(name))
+        return cls(store, store.event(name, or_only="://" not in where))
 
     @classmethod
     def create(cls, where: str, game: str, fmt: str | None, overrides: dict[str, Any],
@@ -48,7 +48,8 @@ class Competition:
                             getattr(module, "REGISTER_UNIQUE", ()))
         store = EventStore(url)
         comp = cls(store, store.create_event(name, fmt, settings,
-                                             [("register", p) for p in players], by))
+                                             [("register", p) for p in players], by,
+                                             alone="://" not in where))
         comp.auto_draws()
         return comp
 

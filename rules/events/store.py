@@ -176,13 +176,19 @@ class EventStore:
 
     # -- events --------------------------------------------------------------------------
     def create_event(self, name: str, format: str, settings: dict[str, Any],
-                     first: list[tuple[str, dict[str, Any]]] = (), by: str = "") -> EventInfo:
+                     first: list[tuple[str, dict[str, Any]]] = (), by: str = "",
+                     alone: bool = False) -> EventInfo:
         """Create the event with its ``first`` entries (kind, data: the registrations),
-        all in one transaction: a failure leaves no half-made event behind."""
+        all in one transaction: a failure leaves no half-made event behind. ``alone``:
+        the store holds no other event (a SQLite file is one event's, whatever its name)."""
         try:
             with self._failing("write to", "no event was created"), self.engine.begin() as conn:
-                found = conn.execute(sa.select(events_table.c.id).where(
-                    events_table.c.name == name)).first()
+                found = conn.execute(sa.select(events_table.c.name).where(
+                    (events_table.c.name == name) if not alone else sa.true())).first()
+                if found and found.name != name:
+                    raise KangleError(f"this file already holds the event {found.name!r}: "
+                                      "open it by this file's name, or make a new event in "
+                                      "a new file")
                 if found:
                     raise KangleError(f"an event named {name!r} already exists there")
                 now = _now()
@@ -200,9 +206,14 @@ class EventStore:
         except IntegrityError:  # another station made it between our look and our write
             raise KangleError(f"an event named {name!r} already exists there") from None
 
-    def event(self, name: str) -> EventInfo:
+    def event(self, name: str, or_only: bool = False) -> EventInfo:
+        """The event called ``name``; with ``or_only``, else the store's one event, if it
+        holds just one (a SQLite file copied or renamed keeps the name it was made with)."""
         with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
             row = conn.execute(sa.select(events_table).where(events_table.c.name == name)).first()
+            if row is None and or_only:
+                rows = conn.execute(sa.select(events_table).limit(2)).all()
+                row = rows[0] if len(rows) == 1 else None
         if row is None:
             raise KangleError(f"no event named {name!r} there: create it with `kangle event new`")
         return EventInfo(row.id, row.name, row.format, json.loads(row.settings))
