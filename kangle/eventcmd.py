@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
+from kangle.tilescmd import hand_lines, read_hand_photo
 from rules.errors import KangleError
 from rules.events import kinghill, report
 from rules.events.competition import KINDS, Competition
@@ -13,7 +15,9 @@ from rules.events.formats import FORMATS
 from rules.events.store import in_force
 from rules.game import replay
 from rules.gamelog import GameLog
+from rules.games import rummikub
 from rules.games.registry import GAMES
+from rules.games.rummikub import Hand
 from rules.jsonfile import parse_json, read_json, read_text
 
 
@@ -68,7 +72,12 @@ def cmd_event(args: argparse.Namespace) -> int:
 
 
 def _record(comp: Competition, args) -> int:
-    data = _from_game(comp, args) if args.from_game else _data(args)
+    if args.from_tiles:
+        data = _from_tiles(comp, args)
+        if data is None:
+            return 2
+    else:
+        data = _from_game(comp, args) if args.from_game else _data(args)
     for e in comp.record(args.kind, data, args.by):
         print(f"recorded entry {e.seq}: {e.kind} by {e.by}")
     return 0
@@ -93,6 +102,44 @@ def _from_game(comp: Competition, args) -> dict:
                                     str(args.from_game))
     print(f"{args.from_game}: {setup.red} (red) v {setup.black} (black), {result.text}")
     return data
+
+
+def _from_tiles(comp: Competition, args) -> dict | None:
+    """A Rummikub table's result from the photos of the tiles left in each hand (a
+    player who went out has none: ``--went-out``), scored as game-scoring.md §1 has it.
+    Tiles read with little confidence are listed and nothing is recorded (None) until
+    the organiser has checked them and says so with ``--sure``."""
+    if comp.event.format != "rotating" or args.kind != "result":
+        raise KangleError("--from-tiles enters a Rummikub table's result: kangle event "
+                          "record EVENT result --round R --table T --from-tiles NAME=PHOTO …")
+    if args.round is None or args.table is None:
+        raise KangleError("say which table the photos are of: --round R --table T")
+    photos = {}
+    for pair in args.from_tiles:
+        name, sep, path = pair.partition("=")
+        if not sep or not name or not path:
+            raise KangleError(f"--from-tiles {pair!r}: write NAME=PHOTO (a player, their photo)")
+        photos[name] = path
+    hands, unsure, shown = [], 0, []
+    for name, path in photos.items():
+        _, _, readings = read_hand_photo(path)
+        counted = [r for r in readings if not r.cut]
+        unsure += sum(1 for r in counted if not r.sure)
+        shown += [f"{name}:"] + hand_lines(path, readings)
+        hands.append(Hand(name, tuple(r.tile for r in counted), None, True, False))
+    hands += [Hand(name, (), None, True, False) for name in args.went_out or ()]
+    print("\n".join(shown))
+    if unsure and not args.sure:
+        print(f"kangle: nothing recorded: {unsure} tile(s) read with little confidence — "
+              "check them against the photos (`kangle tiles PHOTO --annotate DIR` shows "
+              "which), then run this again with --sure, or type the scores with --data",
+              file=sys.stderr)
+        return None
+    sheet = rummikub.score(hands, rummikub.Profile())
+    scores = {line.name: int(line.score) if float(line.score).is_integer() else line.score
+              for line in sheet.lines}
+    print("scores: " + ", ".join(f"{n} {v:+g}" for n, v in scores.items()))
+    return {"round": args.round, "table": args.table, "scores": scores}
 
 
 def _correct(comp: Competition, args) -> int:
@@ -208,6 +255,15 @@ def add_parser(sub, formatter) -> None:
     r.add_argument("--file", help="the entry in a JSON file")
     r.add_argument("--from-game", metavar="GAME.db",
                    help="king of the hill: the match is this finished game log's")
+    r.add_argument("--from-tiles", action="append", metavar="NAME=PHOTO",
+                   help="Rummikub: a player and the photo of the tiles left in their hand "
+                        "(one per player still holding tiles; with --round and --table)")
+    r.add_argument("--went-out", action="append", metavar="NAME",
+                   help="with --from-tiles: a player who went out (no tiles left)")
+    r.add_argument("--round", type=int)
+    r.add_argument("--table", type=int)
+    r.add_argument("--sure", action="store_true",
+                   help="with --from-tiles: the tiles flagged to check were checked: record")
     c = action("correct", "record a correction that replaces an earlier entry",
                "kangle event correct cup.db 17 --file fixed.json")
     c.add_argument("seq", type=int, help="the entry to replace (see `kangle event log`)")

@@ -44,11 +44,7 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     for i, path in enumerate(args.photos):
         _progress(i, len(args.photos), path)
         try:
-            image, scale = read_image(path, halve_above=BIG_PHOTO)
-            readings = read_tiles(image)
-            if not [r for r in readings if not r.cut]:
-                raise KangleError(f"{path}: no tiles found — photograph the tiles from above, "
-                                  "lying flat or on the rack, filling most of the picture")
+            image, scale, readings = read_hand_photo(path)
         except KangleError as e:
             failed += 1
             results.append({"path": path, "error": str(e)})
@@ -69,6 +65,26 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     if failed:
         print(f"{failed} of {len(args.photos)} photos could not be read", file=sys.stderr)
     return 2 if failed else 0
+
+
+def read_hand_photo(path: str) -> tuple:
+    """The photo (at most BIG_PHOTO, and the factor it was scaled by) and its tiles read;
+    a photo with no tile in it is refused with what to do."""
+    image, scale = read_image(path, halve_above=BIG_PHOTO)
+    readings = read_tiles(image)
+    if not [r for r in readings if not r.cut]:
+        raise KangleError(f"{path}: no tiles found — photograph the tiles from above, "
+                          "lying flat or on the rack, filling most of the picture")
+    return image, scale, readings
+
+
+def hand_lines(path: str, readings: list[TileReading]) -> list[str]:
+    """A photo's tiles one a line, each read with little confidence marked to check."""
+    lines = [path, f"  {'#':>3}  {'tile':<10} {'confidence':>10}"]
+    for i, t in enumerate((r for r in readings if not r.cut), 1):
+        flag = "  <- check this tile" if not t.sure else ""
+        lines.append(f"  {i:>3}  {_name(t):<10} {t.confidence:>10.2f}{flag}")
+    return lines
 
 
 def _result(path: str, readings: list[TileReading], scale: float, no_meld: bool) -> dict:
@@ -94,10 +110,7 @@ def _result(path: str, readings: list[TileReading], scale: float, no_meld: bool)
 def _table(r: dict) -> str:
     if "error" in r:
         return f"{r['path']}: {r['error']}\n"
-    lines = [r["path"], f"  {'#':>3}  {'tile':<10} {'confidence':>10}"]
-    for i, t in enumerate(r["_readings"], 1):
-        flag = "  <- check this tile" if not t.sure else ""
-        lines.append(f"  {i:>3}  {_name(t):<10} {t.confidence:>10.2f}{flag}")
+    lines = hand_lines(r["path"], r["_readings"])
     for t in r["cut"]:
         looks = "joker" if t["joker"] else f"{t['colour']} {t['number']}"
         lines.append(f"    -  cut by the photo's edge, not counted (looks like {looks})")

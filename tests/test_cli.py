@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from kangle.cli import _parser, main
+from rules.events.competition import Competition
 
 SHOT = "examples/demo-game/01-break.json"
 
@@ -457,3 +458,25 @@ def test_calibrate_camera_tells_a_missing_photo_from_one_that_is_no_image(tmp_pa
     assert code == 2 and "gone.png does not exist" in err
     assert "notes.png is not an image" in err
     assert not (tmp_path / "camera.json").exists()
+
+
+def test_a_rummikub_table_is_recorded_from_its_tile_photos_once_flagged_tiles_are_checked(
+        tmp_path, capsys):
+    cup = str(tmp_path / "cup.db")
+    assert run(capsys, "event", "new", cup, "--game", "rummikub", *[
+        a for k in range(1, 9) for a in ("--player", f"P{k:02d}")])[0] == 0
+    photos = ["--from-tiles", "P01=examples/tiles/rows.jpg",          # penalty 106, all sure
+              "--from-tiles", "P03=examples/tiles/rack.jpg",          # 88, four to check
+              "--from-tiles", "P08=examples/tiles/scattered.jpg", "--went-out", "P07"]  # 82
+    code, out, err = run(capsys, "event", "record", cup, "result", "--round", "1",
+                         "--table", "1", *photos)
+    assert code == 2 and "nothing recorded: 4 tile(s)" in err
+    assert out.count("<- check this tile") == 4
+    code, out, _ = run(capsys, "event", "record", cup, "result", "--round", "1", "--table",
+                       "1", *photos, "--sure")
+    assert code == 0
+    comp = Competition.open(cup)
+    result = [e for e in comp.entries() if e.kind == "result"]
+    comp.close()
+    assert result[0].data["scores"] == {"P07": 106 + 88 + 82, "P01": -106, "P03": -88,
+                                        "P08": -82}
