@@ -168,7 +168,8 @@ def _standings(comp: Competition, args) -> int:
             print(f"#{e.seq} {e.kind} by {e.by} at {e.at}: {data}")
         return 0
     if args.html:
-        Path(args.html).write_text(report.to_html(s, comp.event.name), encoding="utf-8")
+        page = report.to_html(s, comp.event.name, comp.bracket())
+        Path(args.html).write_text(page, encoding="utf-8")
         print(f"wrote {args.html}")
     elif args.csv:
         print(report.to_csv(s), end="")
@@ -204,7 +205,8 @@ def _export(comp: Competition, args) -> int:
     (out / "standings.txt").write_text(report.text(s), encoding="utf-8")
     (out / "standings.csv").write_text(report.to_csv(s), encoding="utf-8")
     (out / "standings.json").write_text(report.to_json(s), encoding="utf-8")
-    (out / "standings.html").write_text(report.to_html(s, comp.event.name), encoding="utf-8")
+    (out / "standings.html").write_text(report.to_html(s, comp.event.name, comp.bracket()),
+                                        encoding="utf-8")
     log = [{"seq": e.seq, "kind": e.kind, "data": e.data, "by": e.by, "at": e.at,
             "supersedes": e.supersedes} for e in comp.store.entries(comp.event)]
     (out / "log.json").write_text(json.dumps(log, indent=2, ensure_ascii=False) + "\n",

@@ -460,3 +460,16 @@ def test_a_copied_event_file_opens_whatever_its_name_and_takes_no_second_event(t
     copy = Competition.open(str(backup))  # and nothing was added to it
     assert [e.data.get("name") for e in copy.entries() if e.kind == "register"] == ["Ann", "Bo"]
     copy.close()
+
+
+def test_the_knockout_is_drawn_as_a_tree_in_the_printable_standings(tmp_path):
+    comp = new(str(tmp_path / "s.db"), "sanguosha", [f"T{i:02d}" for i in range(1, 17)])
+    comp.draw(None)
+    page = report.to_html(comp.standings(), "cup", comp.bracket())
+    tree = page[page.index("<div class=tree>"):]
+    columns = tree.split("<div class=round>")[1:]
+    assert [c[c.index("<h3>") + 4:c.index("</h3>")] for c in columns] == [
+        "Quarter-finals", "Semi-finals", "Final", "Third place"]
+    assert [c.count("<div class=match>") for c in columns] == [4, 2, 1, 1]
+    assert "A1 v B2 (group places" in columns[0] and "winner of qf1 v winner of qf2" in columns[1]
+    comp.close()

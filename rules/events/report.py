@@ -14,7 +14,13 @@ _CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #999;padding:.3em .7em}
 th{background:#eee}td.num{text-align:right}.notes{color:#555}
 .sheet{page-break-after:always;margin-bottom:3em}.blank{height:2.2em;min-width:7em}
-h1{font-size:1.4em}h2{font-size:1.15em}"""
+h1{font-size:1.4em}h2{font-size:1.15em}
+.tree{display:flex;gap:2.2em;min-height:22em;page-break-inside:avoid}
+.round{display:flex;flex-direction:column;justify-content:space-around;min-width:11em}
+.round h3{font-size:.95em;margin:0 0 .3em}
+.match{border:1px solid #999;border-radius:.3em;padding:.3em .5em;position:relative}
+.tree .round:not(:last-child) .match::after{content:"";position:absolute;right:-1.15em;
+top:50%;width:1.1em;border-top:1px solid #999}.won{font-weight:bold}"""
 
 
 def _all(s: Standings) -> Iterable[Standings]:
@@ -71,8 +77,12 @@ def to_json(s: Standings) -> str:
                       ensure_ascii=False) + "\n"
 
 
-def to_html(s: Standings, event: str) -> str:
+def to_html(s: Standings, event: str, bracket: list[tuple[str, list[dict]]] = ()) -> str:
+    """The standings as a printable page; ``bracket`` (Competition.bracket), the
+    knockout drawn as a tree: a column a round, each match joined to the next."""
     body = [f"<h1>{html.escape(event)}</h1>"]
+    if bracket:
+        body.append("<h2>Knockout</h2>" + bracket_html(bracket))
     for part in _all(s):
         if not part.rows and not part.notes:
             continue
@@ -88,6 +98,25 @@ def to_html(s: Standings, event: str) -> str:
             body.append("<ul class=notes>" + "".join(f"<li>{html.escape(n)}</li>"
                                                       for n in part.notes) + "</ul>")
     return _page(event, "".join(body))
+
+
+def bracket_html(rounds: list[tuple[str, list[dict]]]) -> str:
+    """The knockout rounds side by side, the earliest first, each match centred against
+    the matches that feed it; its teams (the winner in bold) or where they come from."""
+    columns = []
+    for title, matches in rounds:
+        boxes = []
+        for m in matches:
+            if m["teams"]:
+                who = "".join(f"<div class={'won' if t == m['winner'] else 'team'}>"
+                              f"{html.escape(t)}{' ✓' if t == m['winner'] else ''}</div>"
+                              for t in m["teams"])
+            else:
+                who = f"<div class=notes>{html.escape(m['pending'])}</div>"
+            boxes.append(f"<div class=match><div class=notes>{html.escape(m['slot'])}</div>"
+                         f"{who}</div>")
+        columns.append(f"<div class=round><h3>{html.escape(title)}</h3>{''.join(boxes)}</div>")
+    return f"<div class=tree>{''.join(columns)}</div>"
 
 
 def sheets_html(sheets: list[ScoreSheet], event: str) -> str:
