@@ -170,3 +170,19 @@ def test_a_report_without_double_entry_is_refused(cup):
     with pytest.raises(KangleError, match="reports are for double entry"):
         comp.record("report", {"round": 1, "table": 1, "scores": {}}, "t")
     comp.close()
+
+
+def test_wrong_codes_are_rate_limited_and_a_table_is_let_in_again_a_minute_later(cup):
+    now = [0.0]
+    client = TestClient(create_app(cup, clock=lambda: now[0]))
+    _, tables = links(cup)
+    code = tables[1][0]
+    for k in range(19):  # mistyped table codes and organiser links count alike
+        path = f"/t/{'b' * 9}{k % 10}" if k % 2 else f"/o/wrong{k}/sheets/1"
+        assert client.get(path).status_code == 404
+        now[0] += 1.0
+    assert client.get(f"/o/{'ü' * 10}/sheets/1").status_code == 404  # the 20th
+    refused = client.get(f"/t/{code}")  # even the right code, until the minute is up
+    assert refused.status_code == 429 and "wait a minute" in refused.text
+    now[0] = 60.0  # the first wrong try is a minute old
+    assert client.get(f"/t/{code}").status_code == 200

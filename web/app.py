@@ -12,6 +12,9 @@ line can enter results at once.
 
 from __future__ import annotations
 
+import hmac
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import segno
@@ -27,7 +30,7 @@ from rules.errors import KangleError
 from rules.events.competition import Competition
 from rules.fields import is_number
 from web.hands import SeatHand, read_photo, score_hands
-from web.links import find_table, spoken, table_code
+from web.links import WrongCodes, find_table, spoken, table_code
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 POLL_MS = 2000  # how often an open standings page asks for news
@@ -40,9 +43,19 @@ def organiser_code(key: bytes) -> str:
     return table_code(key, 0, 0)
 
 
-def create_app(where: str) -> Starlette:
-    """The station for the event at ``where`` (as `kangle event` takes it)."""
+def create_app(where: str, clock: Callable[[], float] = time.monotonic) -> Starlette:
+    """The station for the event at ``where`` (as `kangle event` takes it); ``clock``
+    (seconds) times the wrong codes each client tries (WrongCodes)."""
     Competition.open(where).close()  # refuse a missing event now, not on the first visit
+    wrong = WrongCodes(clock=clock)
+
+    def client(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    def too_many(request: Request, comp: Competition) -> Response:
+        return page(request, "message.html", 429, title=comp.event.name,
+                    message="Too many wrong codes from this device: wait a minute, then "
+                            "type the code from the score sheet again, carefully.")
 
     def event() -> Competition:
         return Competition.open(where)
@@ -115,9 +128,12 @@ def create_app(where: str) -> Starlette:
         """The table's form (GET), or its result entered (POST: ``form``)."""
         comp = event()
         try:
+            if wrong.refused(client(request)):
+                return too_many(request, comp)
             found = find_table(comp.store.secret(comp.event), request.path_params["code"],
                                comp.open_tables())
             if found is None:
+                wrong.note(client(request))
                 return page(request, "message.html", 404, title=comp.event.name,
                             message="No open table has this code: its result is already "
                                     "in, or the code is mistyped. Ask the organiser.")
@@ -164,8 +180,12 @@ def create_app(where: str) -> Starlette:
         (``action=read``), or the checked hands scored and recorded (``action=score``)."""
         comp = event()
         try:
+            if wrong.refused(client(request)):
+                return too_many(request, comp)
             found = find_table(comp.store.secret(comp.event), request.path_params["code"],
                                comp.open_tables())
+            if found is None:
+                wrong.note(client(request))
             if found is None or comp.settings.get("game") != "rummikub":
                 return page(request, "message.html", 404, title=comp.event.name,
                             message="No open Rummikub table has this code.")
@@ -203,7 +223,11 @@ def create_app(where: str) -> Starlette:
         comp = event()
         try:
             key = comp.store.secret(comp.event)
-            if request.path_params["code"] != organiser_code(key):
+            if wrong.refused(client(request)):
+                return too_many(request, comp)
+            if not hmac.compare_digest(request.path_params["code"].encode(),
+                                       organiser_code(key).encode()):
+                wrong.note(client(request))
                 return page(request, "message.html", 404, title=comp.event.name,
                             message="Not found.")
             round_no = request.path_params["round"]

@@ -10,6 +10,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
 
 CODE_CHARS = 10
 
@@ -34,3 +38,28 @@ def find_table(key: bytes, code: str, tables: list[tuple[int, int, list[str]]]
         if hmac.compare_digest(table_code(key, r, t), typed):
             found = (r, t, seats)
     return found
+
+
+class WrongCodes:
+    """The wrong codes each client (an address) has tried. After ``limit`` of them
+    within ``window`` seconds that client is refused every code, right or wrong, until
+    the oldest of them is ``window`` old: at that pace a 50-bit code is never found by
+    trying, and a table that mistyped its code a few times is not held up."""
+
+    def __init__(self, limit: int = 20, window: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic):
+        self.limit, self.window, self.clock = limit, window, clock
+        self._tries: dict[str, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()  # pages are served from a pool of threads
+
+    def refused(self, client: str) -> bool:
+        with self._lock:
+            tries = self._tries[client]
+            now = self.clock()
+            while tries and now - tries[0] >= self.window:
+                tries.popleft()
+            return len(tries) >= self.limit
+
+    def note(self, client: str) -> None:
+        with self._lock:
+            self._tries[client].append(self.clock())
