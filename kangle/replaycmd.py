@@ -28,7 +28,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = ShotRecord.from_json(read_json(args.shot, "shot record"))
     state = load_state(args.state, board, record.shooter) if args.state else None
     before = {p: state.pos(p) for p in state.left("red") + state.left("black")} if state else None
-    timeline = Timeline.of(record, before)
+    timeline = Timeline.of(record, before, board)  # pieces leaving: seen leaping the rim
     if state is None:
         state = _state_from_table(record, board)
 
@@ -42,7 +42,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if record.source == "camera":  # beside it, what the physics says that stroke does
         rerun = rerun_stroke(record, state, board, physics)
         if rerun is not None:
-            shown = [timeline, Timeline.of(rerun)]
+            shown = [timeline, Timeline.of(rerun, board=board)]
             lines = [*lines, "", *calls_for(rerun)]
     if args.export:
         export(shown, lines, args.export, board)
@@ -53,7 +53,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     def restrike(angle: float, speed: float):
         new = simulate(state, Stroke(record.shooter, record.circle, angle, speed), board,
                        physics)
-        return Timeline.of(new), calls_for(new)
+        return Timeline.of(new, board=board), calls_for(new)
 
     run_window(shown, lines, board, restrike)
     return 0
