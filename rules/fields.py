@@ -130,8 +130,10 @@ class Fields:
 
 def is_number(value: Any) -> bool:
     """A JSON or TOML number kangle can use: not a boolean, finite, within ±LARGEST."""
-    return (not isinstance(value, bool) and isinstance(value, int | float)
-            and math.isfinite(value) and abs(value) <= LARGEST)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    # an int is compared as it is (a float of 10**400 would overflow)
+    return abs(value) <= LARGEST and (isinstance(value, int) or math.isfinite(value))
 
 
 def as_point(value: Any, where: str) -> tuple[float, float]:

@@ -473,3 +473,77 @@ def test_the_knockout_is_drawn_as_a_tree_in_the_printable_standings(tmp_path):
     assert [c.count("<div class=match>") for c in columns] == [4, 2, 1, 1]
     assert "A1 v B2 (group places" in columns[0] and "winner of qf1 v winner of qf2" in columns[1]
     comp.close()
+
+
+def _valid_entries(tmp_path) -> list[tuple[Competition, str, dict]]:
+    """An event of each format with one entry it would take next (kind, data)."""
+    out = []
+    comp = new(str(tmp_path / "r.db"), "rummikub", [f"P{i:02d}" for i in range(1, 9)],
+               first_seating="list")
+    out.append((comp, "result", {"round": 1, "table": 1,
+                                 "scores": {"P01": 30, "P02": -10, "P03": -10, "P04": -10}}))
+    out.append((new(str(tmp_path / "k.db"), "kangle", ["Ann", "Bo"]), "match",
+                {"holder": "Ann", "challenger": "Bo", "winner": "Bo"}))
+    out.append((new(str(tmp_path / "l.db"), "tickettoride", list("ABCDEFGH"), games_each=1,
+                    finalists=2), "game", {"stage": "league", "result": ttr("ABCD", "A")}))
+    comp = new(str(tmp_path / "s.db"), "sanguosha", [f"T{i:02d}" for i in range(1, 17)])
+    comp.draw(None)
+    a, b = next(e.data["groups"]["A"] for e in comp.entries() if e.kind == "groups")[:2]
+    out.append((comp, "match", {"stage": "group", "group": "A", "teams": [a, b], "winner": a}))
+    players = [{"name": f"{g}{d}", "day": f"Day {d}", "group": g} for d in range(1, 7)
+               for g in "AB"]
+    out.append((Competition.create(str(tmp_path / "u.db"), "uno", None, {}, players, "t"),
+                "hand", {"round": 1, "group": "A", "out": "A6", "held": {"A1": ["wild"]}}))
+    return out
+
+
+def _places(data, path=()):
+    """Every (path, value) inside an entry's data, containers included."""
+    yield path, data
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(
+        data, list) else ()
+    for key, value in items:
+        yield from _places(value, (*path, key))
+
+
+# values of the wrong type for each type of field (for a text, not None — a match's winner
+# may be null — nor a digit: an UNO card may be written 7 as well as "7")
+_WRONG = {str: [[], {}, True, "Nobody"],
+          int: ["x", None, True, float("nan"), float("inf"), [1], 10 ** 400],
+          list: ["x", 5, {}, None], dict: [[], "x", 5, None]}
+
+
+def _broken(data, rng: random.Random):
+    """``data`` with one thing surely wrong: a field left out, or a value of the wrong
+    type or out of every range (a name nobody registered, NaN, 10⁴⁰⁰)."""
+    import copy
+    changed = copy.deepcopy(data)
+    path, value = rng.choice([p for p in _places(changed) if p[0]])
+    parent = changed
+    for key in path[:-1]:
+        parent = parent[key]
+    if isinstance(parent, dict) and len(path) == 1 and rng.random() < 0.3:
+        del parent[path[-1]]
+        return changed, f"{'.'.join(map(str, path))} left out"
+    kind = next(t for t in (str, dict, list, int) if isinstance(value, t))
+    if kind is str and isinstance(parent, dict) and path[-1] in ("scores", "held"):
+        kind = dict
+    parent[path[-1]] = wrong = rng.choice(_WRONG[kind])
+    return changed, f"{'.'.join(map(str, path))} = {wrong!r:.20}"
+
+
+def test_hundreds_of_broken_entries_are_each_refused_whole_with_nothing_stored(tmp_path):
+    rng = random.Random(2026)
+    refused = 0
+    for comp, kind, data in _valid_entries(tmp_path):
+        before = len(comp.store.entries(comp.event))
+        for _ in range(110):
+            broken, how = _broken(data, rng)
+            with pytest.raises(KangleError):
+                comp.record(kind, broken, "fuzz")
+                pytest.fail(f"{comp.event.format}: {how} was stored")
+            assert len(comp.store.entries(comp.event)) == before, how
+            refused += 1
+        comp.record(kind, data, "ref")  # the entry itself, unbroken, is taken
+        comp.close()
+    assert refused >= 500

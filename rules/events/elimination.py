@@ -91,7 +91,10 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     if wrong:
         raise KangleError(f"{', '.join(map(str, wrong))} is not playing in this round and "
                           f"group (playing: {', '.join(playing)})")
-    for cards in new.data["held"].values():
+    for name, cards in new.data["held"].items():
+        if not isinstance(cards, list):
+            raise KangleError(f"held.{name}: the cards {name} held are a list, like "
+                              "[\"7\", \"skip\", \"wild\"]")
         for c in cards:
             uno.card_value(c, profile)
 

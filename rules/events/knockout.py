@@ -187,6 +187,9 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     stage, teams = new.data.get("stage"), new.data.get("teams")
     if not (isinstance(teams, list) and len(teams) == 2 and teams[0] != teams[1]):
         raise KangleError("a match has two different teams: \"teams\": [a, b]")
+    if "result" not in new.data and "winner" not in new.data:
+        raise KangleError("a match says how it ended: \"result\" (a 三国杀 result) or "
+                          "\"winner\" (a team, or null for a draw)")
     if stage == "group":
         groups = groups_of(live)
         g = new.data.get("group")

@@ -30,7 +30,11 @@ RANGES = {"games_each": (1, 30), "finalists": (2, 64), "final_games": (1, 9)}
 
 
 def _scored(settings: dict[str, Any], result: Any) -> dict[str, tuple[float, float]]:
-    """{name: (league points, in-game score)} of one game's result."""
+    """{name: (league points, in-game score)} of one game's result (of the event's game:
+    a result that names another is refused)."""
+    if isinstance(result, dict) and result.get("game", settings["game"]) != settings["game"]:
+        raise KangleError(f"this result is of {result['game']!r}, not of the event's game "
+                          f"{settings['game']!r}")
     module = game_module(settings["game"])
     profile = module.load_profile(None)
     sheet = module.score(module.read(result, profile), profile)

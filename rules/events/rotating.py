@@ -36,6 +36,7 @@ from rules.events.common import (
     whole,
 )
 from rules.events.store import Entry
+from rules.fields import is_number
 
 NAME = "rotating"
 # the entry kinds this format takes (besides "void")
@@ -165,6 +166,10 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
         if set(scores) != set(tables[t - 1]):
             raise KangleError(f"round {r} table {t} seats {', '.join(tables[t - 1])}; the result "
                               f"names {', '.join(scores)}")
+        odd = [f"{n}'s {v!r:.24}" for n, v in scores.items() if not is_number(v)]
+        if odd:
+            raise KangleError(f"round {r} table {t}: {', '.join(odd)} is no score: a score is "
+                              "a finite number")
         if settings.get("zero_sum") and abs(sum(scores.values())) > 1e-9:
             raise KangleError(f"round {r} table {t}: the scores sum to {sum(scores.values()):g}, "
                               "not 0 — a Rummikub table's scores always cancel out")
