@@ -13,7 +13,8 @@ from physics.simulate import Stroke, simulate
 from physics.viewer import export, run_window
 from rules.board import load_board
 from rules.errors import KangleError
-from rules.game import lag
+from rules.game import lag, replay
+from rules.gamelog import GameLog
 from rules.jsonfile import read_json
 from rules.referee import judge
 from rules.rule_profile import load_rules
@@ -24,9 +25,12 @@ from vision.strike import fit_strike
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    board, rules = load_board(args.board, playable=True), load_rules(args.profile)
-    record = ShotRecord.from_json(read_json(args.shot, "shot record"))
-    state = load_state(args.state, board, record.shooter) if args.state else None
+    if args.entry is not None:
+        record, state, board, rules = _from_log(args)
+    else:
+        board, rules = load_board(args.board, playable=True), load_rules(args.profile)
+        record = ShotRecord.from_json(read_json(args.shot, "shot record"))
+        state = load_state(args.state, board, record.shooter) if args.state else None
     before = {p: state.pos(p) for p in state.left("red") + state.left("black")} if state else None
     timeline = Timeline.of(record, before, board)  # pieces leaving: seen leaping the rim
     if state is None:
@@ -102,6 +106,27 @@ def _state_from_table(record: ShotRecord, board):
     return replace(state, pieces=pieces)
 
 
+def _from_log(args: argparse.Namespace):
+    """A game log's shot entry (``--entry N``): its record as stored, the table as the
+    log had it just before, and the game's own board and rules."""
+    if args.state:
+        raise KangleError("--entry takes the table from the game log: leave out --state")
+    log = GameLog(args.shot)
+    try:
+        entries = log.entries()
+    finally:
+        log.close()
+    entry = next((e for e in entries if e.seq == args.entry), None)
+    if entry is None or entry.kind != "shot":
+        kinds = ", ".join(f"#{e.seq}" for e in entries if e.kind == "shot") or "none"
+        what = f"a {entry.kind} entry" if entry else "not in the log"
+        raise KangleError(f"entry #{args.entry} of {args.shot} is {what}, not a shot "
+                          f"(its shots: {kinds})")
+    before = replay([e for e in entries if e.seq < entry.seq], tolerant=True)
+    record = ShotRecord.from_json(entry.data)
+    return record, before.state, before.setup.board, before.setup.rules
+
+
 def add_parser(sub, formatter) -> None:
     r = sub.add_parser(
         "replay", formatter_class=formatter, help="replay a shot in the viewer or export it",
@@ -110,8 +135,12 @@ def add_parser(sub, formatter) -> None:
                     "speed 0.1x-2x, and drag from the striker to try another stroke. "
                     "--export writes a PNG (final frame) or GIF with no display needed.",
         epilog="examples:\n  kangle replay break.json\n  kangle replay break.json "
-               "--export docs/break.gif")
-    r.add_argument("shot", help="shot record JSON (from `kangle sim --out` or the camera)")
+               "--export docs/break.gif\n  kangle replay final.db --entry 3 --export shot3.gif")
+    r.add_argument("shot", help="shot record JSON (from `kangle sim --out` or the camera), "
+                                "or a game log with --entry")
+    r.add_argument("--entry", type=int, metavar="N",
+                   help="the game log's shot entry N (`kangle game show` numbers them), "
+                        "from the table as it stood before it")
     r.add_argument("--state", help="table state before the shot (needed unless the shot was "
                                    "played from the set-up position)")
     r.add_argument("--export", help="write OUT.png or OUT.gif instead of opening a window")

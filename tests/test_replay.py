@@ -138,3 +138,34 @@ def test_a_shot_from_a_mid_game_table_is_not_replayed_against_a_fresh_one(tmp_pa
     assert "--state" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "coach.json"), "--state", str(tmp_path / "mid.json"),
                  "--export", str(tmp_path / "x.png")]) == 0
+
+
+def test_a_game_logs_shot_replays_from_the_table_as_it_stood_before_it(tmp_path, capsys):
+    """`kangle replay final.db --entry N`: the shot as the log stored it, from the table the
+    log had just before it — here the second shot, after the break took pieces off."""
+    import argparse
+
+    from kangle.replaycmd import _from_log
+    from rules.game import replay
+    from rules.gamelog import GameLog
+    from rules.shot import ShotRecord
+    game = str(tmp_path / "final.db")
+    assert main(["game", "new", game, "--red", "Ann", "--black", "Bo"]) == 0
+    assert main(["game", "lag", game, "--first", "red"]) == 0
+    assert main(["game", "shot", game, "examples/demo-game/01-break.json"]) == 0
+    assert main(["game", "shot", game, "examples/demo-game/02-dead-piece.json"]) == 0
+    capsys.readouterr()
+    log = GameLog(game)
+    entries = log.entries()
+    log.close()
+    shot = entries[-1]
+    after_break = replay(entries[:-1]).state
+    record, state, _, _ = _from_log(argparse.Namespace(shot=game, entry=shot.seq, state=None))
+    assert state == after_break and record == ShotRecord.from_json(shot.data)
+    assert any(p.status != "table" for p in after_break.pieces.values()
+               if p.id[1:].isdigit())  # the break took pieces off: not the set-up table
+    out = tmp_path / "shot.png"
+    assert main(["replay", game, "--entry", str(shot.seq), "--export", str(out)]) == 0
+    assert Image.open(out).size[0] > 100
+    assert main(["replay", game, "--entry", "2"]) == 2
+    assert "is a lag entry, not a shot" in capsys.readouterr().err
