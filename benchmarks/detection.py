@@ -123,7 +123,7 @@ def main() -> None:
     board = load_board(args.board)
     ids = set_ids(board)
     render = Renderer(board)
-    seen = missed = false = wrong = frames = clean = poses = 0
+    seen = missed = false = wrong = frames = clean = poses = weak_false = 0
     starts = [0, 0, 0]  # carrom's set-up rosettes: pieces, missed, false
     rims = [0, 0, 0]  # pieces on the rim: visible, missed, found but not said on the rim
     errors, ours, base = [], [], []
@@ -191,13 +191,14 @@ def main() -> None:
                 rims[2] += pid in rim and (d.where != "rim" or d.colour != colour)
             extra = len(found) - len(used)
             false += extra
+            weak_false += sum(1 for j, d in enumerate(found) if j not in used and d.weak)
             starts[2] += extra if start else 0
             clean += extra == 0
     e = np.array(errors)
     print(f"{board.name}: {frames} frames, {args.venues} venues, {seen} visible pieces")
     print(f"  recall                 {1 - missed / seen:.4f}  (target >= 0.995)")
     print(f"  frames with no false   {clean / frames:.4f}  (target >= 0.99; {false} false "
-          "pieces in all)")
+          f"pieces in all, {weak_false} of them weak: maybe-pieces on the rim)")
     print(f"  colour and kind right  {1 - wrong / len(e):.4f}  (target >= 0.995)")
     print(f"  position error         median {np.median(e):.2f} mm (<= 1), 95th percentile "
           f"{np.percentile(e, 95):.2f} mm (<= 2.5)")

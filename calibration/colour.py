@@ -56,6 +56,18 @@ class ColourModel:
             np.exp(-scores[best] / 40))
         return best, confidence
 
+    def rim_threshold(self, rim_level: float) -> float:
+        """The share of the rim's brightness below which a pixel on the rim may be a dark
+        piece's: midway between the rim and the brightest of the dark pieces (mean + 2.5
+        spreads of the playing surface's brightness; ``rim_level``, the rim's share of
+        it, brings that to the rim's), at most RIM_DARKEST (the rim's grain and the
+        shadows on it), never below ``ratio_threshold``."""
+        dark = [mr + 2.5 * sr for (mr, sr), _ in self.classes.values() if mr < DARK_CLASS]
+        if not dark or rim_level <= 0:
+            return self.ratio_threshold
+        return float(np.clip((min(dark) / rim_level + 1) / 2, self.ratio_threshold,
+                             RIM_DARKEST))
+
     def classify_by_redness(self, redness: float) -> tuple[str | None, float]:
         """For pieces off the playing surface (on the rim), where brightness against a
         dark frame says nothing: redness against the playing surface only. Colours that
@@ -133,6 +145,8 @@ def _stats(value, within: tuple[float, float]) -> Stats:
 LIGHT_CLASS = 1.08
 # a class this much darker is a dark colour, which the darkness threshold is set for
 DARK_CLASS = 0.7
+# on the rim a pixel may be a dark piece's only below this share of the rim's brightness
+RIM_DARKEST = 0.72
 
 
 def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] | None = None,

@@ -36,6 +36,7 @@ class Features:
     holes: np.ndarray  # uint8: 1 over the holes
     line_gain: np.ndarray  # float32: 1 + LINE_REDNESS on the lines, 1 elsewhere
     print_discs: np.ndarray  # uint8: 1 over discs printed in solid colour (carrom's)
+    rim_level: float  # the rim's brightness as a share of the playing surface's
 
     @property
     def ratio(self) -> np.ndarray:
@@ -280,10 +281,11 @@ class Rectifier:
         small_red = small_rect[:, :, 2] / (small_rect.sum(axis=2) + 1)
         background = np.zeros_like(small)
         board_red = np.zeros(small.shape, np.float32)
-        reds = []
+        reds, levels = [], []
         for region in (self._surface_small, self._rim_small):
             inside = region.astype(bool)
             level = int(np.median(small[inside]))
+            levels.append(level)
             # outside the region, and over the holes, the board is taken at its median
             fill = np.where(inside & ~self._holes_small, small, level).astype(np.uint8)
             if light:
@@ -298,4 +300,5 @@ class Rectifier:
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
         return Features(rect, grey, background, board_red, reds[0], self.not_lines,
-                        self.holes, self.line_gain, self.print_discs)
+                        self.holes, self.line_gain, self.print_discs,
+                        levels[1] / max(levels[0], 1))

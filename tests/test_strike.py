@@ -292,3 +292,34 @@ def test_a_striker_unseen_for_frames_on_a_straight_run_is_not_in_doubt():
                          drop=[("RS", 0.01, 0.1)])
     assert first(seen) == first(truth)
     assert seen.contacts_of("RS")[0].confidence >= 0.9
+
+
+def test_a_maybe_piece_on_the_rim_is_taken_only_for_a_piece_that_left_the_table():
+    """A weak detection on the rim (a dark disc found only against the rim's own
+    darkness) is a piece that leapt the cushion — or a hand's shadow. The tracker gives it
+    to a piece it saw leave the table, never to a resting piece hidden under a hand."""
+    empty = gone(started("red"), *started().left("red"), *started().left("black"))
+    # B05 leaps the west cushion onto the rim, and is seen there only weakly
+    physics = PHYSICS.with_fly_off(True, probability=1.0, min_speed=1.0, rim_share=1.0)
+    state = put(empty, "B05", (-265.0, 0.0))
+    truth = simulate(state, Stroke("red", "SW", 93.0, 3.0), BOARD, physics)
+    assert [(e.piece, e.where) for e in truth.exits] == [("B05", "rim")]
+    tracker = ShotTracker(state, "red", BOARD)
+    for t, dets in frames(truth):
+        tracker.update(t, [replace(d, weak=d.where == "rim") for d in dets])
+    seen = tracker.record()
+    assert [(e.piece, e.where) for e in seen.exits] == [("B05", "rim")]
+    # B07 rests by the east cushion; a hand hides it from then on while its shadow on the
+    # rim beside it looks like a dark disc: B07 is not said to be on the rim (where it
+    # went unseen is the referee's to confirm)
+    state = put(put(empty, "B05", (-265.0, 0.0)), "B07", (330.0, 0.0))
+    truth = simulate(state, Stroke("red", "SW", 93.0, 3.0), BOARD, PHYSICS)
+    tracker = ShotTracker(state, "red", BOARD)
+    shadow = Detection("black", "piece", BOARD.half + 30.0, 5.0, "rim", 0.4, weak=True)
+    for t, dets in frames(truth):
+        if t >= 0.1:
+            dets = [d for d in dets if math.hypot(d.x - 330.0, d.y) > 5.0] + [shadow]
+        tracker.update(t, dets)
+    seen = tracker.record()
+    said = [e for e in (*seen.exits, *seen.pockets) if e.piece == "B07"]
+    assert all(getattr(e, "where", "") != "rim" and e.confidence < 0.9 for e in said)

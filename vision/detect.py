@@ -12,14 +12,14 @@ from the colour model, kind (piece or striker) from the blob's width.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from calibration.colour import DARK_CLASS, ColourModel
 from calibration.profile import Calibration
-from calibration.rectify import PRINT_SHARE, Rectifier
+from calibration.rectify import PRINT_SHARE, Rectifier, fill_holes
 from rules.errors import KangleError
 from vision.crowd import crowd_centres, crowds
 
@@ -35,6 +35,8 @@ UNEXPLAINED = 0.8
 # ... and its outlines' reading is kept only if the pieces it finds make most of it (one
 # round end found in a hand, an arm or a patch of glare makes a small part of the blob)
 EXPLAINS = 0.75
+# a dark disc looked for on the rim has its printed marks closed over
+_AROUND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,15 @@ class Detection:
     y: float
     where: str  # "surface" | "rim" | "hole"
     confidence: float
+    # found on the rim only against the rim's own darkness (Detector._dark_on_rim): maybe
+    # a dark piece that left the table, maybe the rim's grain or a shadow on it
+    weak: bool = False
 
     def to_json(self) -> dict:
-        return {"colour": self.colour, "kind": self.kind, "pos": [round(self.x, 2),
-                                                                  round(self.y, 2)],
-                "where": self.where, "confidence": round(self.confidence, 3)}
+        out = {"colour": self.colour, "kind": self.kind, "pos": [round(self.x, 2),
+                                                                 round(self.y, 2)],
+               "where": self.where, "confidence": round(self.confidence, 3)}
+        return out | ({"weak": True} if self.weak else {})
 
 
 class Detector:
@@ -98,7 +104,35 @@ class Detector:
                 cv2.circle(mask, (int(round(x)), int(round(y))),
                            int(round(0.3 * self.r_piece)), 0, -1)
         kept, found = self._crowds(whole, f, kept, found, doubts)
-        return [d for d, centred in filter(None, found) if centred]
+        out = [d for d, centred in filter(None, found) if centred]
+        if self.board.design != "carrom":  # (carrom: nothing is looked for on the frame)
+            seen = np.zeros_like(whole)
+            for (x, y), d in zip(kept, found, strict=True):
+                if d is not None and d[1]:
+                    cv2.circle(seen, (int(round(x)), int(round(y))),
+                               int(round(self.r_striker)) + 2, 1, -1)
+            out += self._dark_on_rim(f, seen)
+        return out
+
+    def _dark_on_rim(self, f, seen: np.ndarray) -> list[Detection]:
+        """Dark discs on the rim that the board's darkness threshold misses (a black piece
+        on dark wood), found against the rim's own brightness (ColourModel.rim_threshold)
+        away from the pieces already found (``seen``, 1 over them), each as a ``weak``
+        detection: the tracker takes one only for a piece it saw leave the table there."""
+        model = self.colours
+        below = model.rim_threshold(f.rim_level)
+        if below <= model.ratio_threshold:
+            return []
+        dark = (f.grey < cv2.convertScaleAbs(f.background, alpha=below)).astype(np.uint8)
+        dark &= self.rect.rim & (1 - seen)
+        dark = fill_holes(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, _AROUND))
+        if cv2.countNonZero(dark) < np.pi * self.r_piece ** 2 * 0.6:
+            return []
+        dist = cv2.distanceTransform(dark, cv2.DIST_L2, 5)
+        peaks = self._strongest_apart(self._peaks(dist))
+        found = self._measure_all(dark, dist, f, peaks)
+        return [replace(d, weak=True, confidence=d.confidence * 0.5)
+                for d, centred in filter(None, found) if centred and d.where == "rim"]
 
     def _crowds(self, mask: np.ndarray, f, kept: list, found: list, doubts: list
                 ) -> tuple[list, list]:

@@ -152,6 +152,8 @@ class ShotTracker:
                     if tr.id in used_t or tr.colour != d.colour or (
                             (tr.kind == "striker") != (d.kind == "striker")):
                         continue
+                    if d.weak and not self._left(tr):
+                        continue  # a maybe-piece on the rim: only for one that left
                     px, py = tr.predict(t)
                     gate = reach or self._gate(tr, t)
                     dist = math.hypot(d.x - px, d.y - py)
@@ -250,6 +252,13 @@ class ShotTracker:
         if dt > LOST_FOR:
             return 0.0
         return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
+
+    def _left(self, tr: Track) -> bool:
+        """Whether a track may be a piece that left the playing surface: thought gone,
+        lost from sight while moving (not a resting piece under a hand), or last seen
+        beyond the surface's edge."""
+        return (tr.gone is not None or max(map(abs, tr.pos)) > self.board.half or (
+            tr.missing > 0 and math.hypot(*tr.velocity()) >= MOVING))
 
     def _beside_a_resting_piece(self, d: Detection, matched: set[str]) -> bool:
         """Is this detection where an unmatched piece that was at rest stands?"""
