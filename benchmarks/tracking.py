@@ -214,7 +214,7 @@ def main() -> None:
                            if args.webcam else None)
         for t, image in frames:
             start = time.perf_counter()
-            found = detector.detect(image)
+            found = detector.detect(image, rim_too=tracker.wants_rim)  # as kangle referee
             mid = time.perf_counter()
             tracker.update(t, found)
             frame_times.append(time.perf_counter() - start)

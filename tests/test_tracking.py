@@ -45,7 +45,7 @@ def track(venue, state, stroke, fps=60, webcam=None, physics=PHYSICS):
     tracker = ShotTracker(state, stroke.shooter, BOARD)
     detector = Detector(cal)
     for t, image in film_shot(RENDER, camera, record, fps, look, moments=2, webcam=webcam):
-        tracker.update(t, detector.detect(image))
+        tracker.update(t, detector.detect(image, rim_too=tracker.wants_rim))
     assert tracker.over
     return record, tracker.record()
 

@@ -75,7 +75,10 @@ class Detector:
         k = int(self.r_piece * 1.1) | 1
         self.peak_kernel = np.ones((k, k), np.uint8)
 
-    def detect(self, frame: np.ndarray) -> list[Detection]:
+    def detect(self, frame: np.ndarray, rim_too: bool = True) -> list[Detection]:
+        """Every piece in ``frame``; ``rim_too``: and the weak detections of dark discs on
+        the rim (_dark_on_rim, about 2 ms a frame: a tracker asks for them only while a
+        piece may have left the table, ShotTracker.wants_rim)."""
         h, w = frame.shape[:2]
         if (w, h) != tuple(self.cal.camera.size):
             raise KangleError(f"the frame is {w}x{h} but the calibration was made for "
@@ -105,7 +108,7 @@ class Detector:
                            int(round(0.3 * self.r_piece)), 0, -1)
         kept, found = self._crowds(whole, f, kept, found, doubts)
         out = [d for d, centred in filter(None, found) if centred]
-        if self.board.design != "carrom":  # (carrom: nothing is looked for on the frame)
+        if rim_too and self.board.design != "carrom":  # (carrom: nothing on the frame)
             seen = np.zeros_like(whole)
             for (x, y), d in zip(kept, found, strict=True):
                 if d is not None and d[1]:

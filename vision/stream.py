@@ -40,7 +40,8 @@ class ShotStream:
                         if state.turn else None)
 
     def feed(self, t: float, frame: np.ndarray) -> Step:
-        detections = self.detector.detect(frame)
+        detections = self.detector.detect(
+            frame, rim_too=self.tracker is not None and self.tracker.wants_rim)
         if self.tracker is None:
             return Step(detections)
         self.tracker.update(t, detections)

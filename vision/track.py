@@ -257,8 +257,22 @@ class ShotTracker:
         """Whether a track may be a piece that left the playing surface: thought gone,
         lost from sight while moving (not a resting piece under a hand), or last seen
         beyond the surface's edge."""
-        return (tr.gone is not None or max(map(abs, tr.pos)) > self.board.half or (
+        return (tr.gone is not None or self._beyond_edge(tr) or (
             tr.missing > 0 and math.hypot(*tr.velocity()) >= MOVING))
+
+    def _beyond_edge(self, tr: Track) -> bool:
+        """Last seen over the cushion or the rim."""
+        return max(map(abs, tr.pos)) > self.board.half
+
+    @property
+    def wants_rim(self) -> bool:
+        """Whether the next frame's weak detections on the rim (Detector.detect
+        ``rim_too``) could matter: some piece may have left the surface and is not yet
+        seen resting on the rim, and one thought gone may still be found (LOST_FOR)."""
+        now = self.last_t or 0.0
+        return any(self._left(tr) and (tr.gone is None or (
+            tr.gone.kind != "rim" and now - tr.points[-1][0] <= LOST_FOR))
+            for tr in self.tracks.values())
 
     def _beside_a_resting_piece(self, d: Detection, matched: set[str]) -> bool:
         """Is this detection where an unmatched piece that was at rest stands?"""
@@ -287,8 +301,8 @@ class ShotTracker:
             return
         frame = self.frame
         # last seen over the cushion or the rim: past every hole, leaping off
-        over = max(map(abs, tr.pos)) > self.board.half
-        fell = None if over else self._coast(tr, min(t - tr.points[-1][0] + 2 * frame, COAST))
+        fell = None if self._beyond_edge(tr) else self._coast(
+            tr, min(t - tr.points[-1][0] + 2 * frame, COAST))
         if fell is not None:
             hole, when = fell
             # followed on for more than two frames past the last sight: the frames show
