@@ -54,10 +54,15 @@ class WrongCodes:
 
     def refused(self, client: str) -> bool:
         with self._lock:
-            tries = self._tries[client]
+            tries = self._tries.get(client)
+            if tries is None:
+                return False
             now = self.clock()
             while tries and now - tries[0] >= self.window:
                 tries.popleft()
+            if not tries:  # forgotten: memory holds only clients that erred lately
+                del self._tries[client]
+                return False
             return len(tries) >= self.limit
 
     def note(self, client: str) -> None:
