@@ -121,12 +121,14 @@ def cmd_detect(args: argparse.Namespace) -> int:
         print(json.dumps({"frame": args.frame, "pieces": [d.to_json() for d in detections]},
                          indent=2))
     else:
-        for d in sorted(detections, key=lambda d: (d.colour, d.kind, -d.y)):
+        for d in sorted(detections, key=lambda d: (d.weak, d.colour, d.kind, -d.y)):
             print(f"{d.colour:<6} {d.kind:<8} ({d.x:7.1f}, {d.y:7.1f}) mm  {d.where:<8} "
-                  f"{d.confidence:.2f}")
-        counts = ", ".join(f"{c} {sum(d.colour == c for d in detections)}"
+                  f"{d.confidence:.2f}" + ("  maybe: a dark disc on the rim" if d.weak else ""))
+        sure = [d for d in detections if not d.weak]
+        counts = ", ".join(f"{c} {sum(d.colour == c for d in sure)}"
                            for c in cal.board.set_colours)
-        print(f"{len(detections)} found: {counts}")
+        maybe = len(detections) - len(sure)
+        print(f"{len(sure)} found: {counts}" + (f"; {maybe} maybe on the rim" if maybe else ""))
     if args.annotate:
         cv2.imwrite(args.annotate, annotate(frame, detections, cal))
         print(f"wrote {args.annotate}")
