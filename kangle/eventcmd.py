@@ -17,7 +17,6 @@ from rules.game import replay
 from rules.gamelog import GameLog
 from rules.games import rummikub
 from rules.games.registry import GAMES
-from rules.games.rummikub import Hand
 from rules.jsonfile import parse_json, read_json, read_text
 
 
@@ -126,8 +125,8 @@ def _from_tiles(comp: Competition, args) -> dict | None:
         counted = [r for r in readings if not r.cut]
         unsure += sum(1 for r in counted if not r.sure)
         shown += [f"{name}:"] + hand_lines(path, readings)
-        hands.append(Hand(name, tuple(r.tile for r in counted), None, True, False))
-    hands += [Hand(name, (), None, True, False) for name in args.went_out or ()]
+        hands.append(rummikub.Hand(name, tuple(r.tile for r in counted), None, True, False))
+    hands += [rummikub.Hand(name, (), None, True, False) for name in args.went_out or ()]
     print("\n".join(shown))
     if unsure and not args.sure:
         print(f"kangle: nothing recorded: {unsure} tile(s) read with little confidence — "
