@@ -71,6 +71,11 @@ def cmd_event(args: argparse.Namespace) -> int:
 
 
 def _record(comp: Competition, args) -> int:
+    alone = [o for o, v in (("--went-out", args.went_out), ("--sure", args.sure),
+                            ("--round", args.round), ("--table", args.table)) if v]
+    if alone and not args.from_tiles:
+        raise KangleError(f"{', '.join(alone)}: only with --from-tiles NAME=PHOTO; a result "
+                          "typed as --data says its round and table inside")
     if args.from_tiles:
         data = _from_tiles(comp, args)
         if data is None:

@@ -480,3 +480,12 @@ def test_a_rummikub_table_is_recorded_from_its_tile_photos_once_flagged_tiles_ar
     comp.close()
     assert result[0].data["scores"] == {"P07": 106 + 88 + 82, "P01": -106, "P03": -88,
                                         "P08": -82}
+
+
+def test_tile_photo_options_without_photos_are_refused_not_ignored(tmp_path, capsys):
+    cup = str(tmp_path / "cup.db")
+    assert run(capsys, "event", "new", cup, "--game", "rummikub", *[
+        a for k in range(1, 9) for a in ("--player", f"P{k:02d}")])[0] == 0
+    code, _, err = run(capsys, "event", "record", cup, "result", "--round", "1", "--sure",
+                       "--data", '{"round": 1, "table": 1, "scores": {}}')
+    assert code == 2 and "--sure, --round: only with --from-tiles" in err
