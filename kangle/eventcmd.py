@@ -147,12 +147,8 @@ def _from_tiles(comp: Competition, args) -> dict | None:
 
 
 def _correct(comp: Competition, args) -> int:
-    old = next((e for e in comp.store.entries(comp.event) if e.seq == args.seq), None)
-    if old is None:
-        raise KangleError(f"there is no entry {args.seq}")
-    kind, data = ("void", {"reason": args.reason or "entered by mistake"}) if args.void else (
-        old.kind, _data(args))
-    for e in comp.record(kind, data, args.by, supersedes=args.seq):
+    data = None if args.void else _data(args)
+    for e in comp.correct(args.seq, data, args.by, args.reason or ""):
         print(f"recorded entry {e.seq}: {e.kind} by {e.by}"
               + (f", replacing entry {args.seq}" if e.supersedes else ""))
     return 0
@@ -211,9 +207,7 @@ def _export(comp: Competition, args) -> int:
     (out / "standings.json").write_text(report.to_json(s), encoding="utf-8")
     (out / "standings.html").write_text(report.to_html(s, comp.event.name, comp.bracket()),
                                         encoding="utf-8")
-    log = [{"seq": e.seq, "kind": e.kind, "data": e.data, "by": e.by, "at": e.at,
-            "supersedes": e.supersedes} for e in comp.store.entries(comp.event)]
-    (out / "log.json").write_text(json.dumps(log, indent=2, ensure_ascii=False) + "\n",
+    (out / "log.json").write_text(json.dumps(comp.log(), indent=2, ensure_ascii=False) + "\n",
                                   encoding="utf-8")
     print(f"wrote standings (txt, csv, json, html) and the full log to {out}/")
     return 0

@@ -54,11 +54,14 @@ def test_entries_are_append_only_in_the_database(where):
 def test_a_correction_supersedes_and_the_old_entry_stays_in_the_log(where):
     comp = new(where, "kangle", ["Ann", "Bo", "Cy"])
     first = comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Bo"}, "ref")[0]
-    comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Ann"}, "ref",
-                supersedes=first.seq)
+    fixed = comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Ann"}, "ref",
+                        supersedes=first.seq)[0]
     assert [r.name for r in comp.standings().rows][:1] == ["Ann"]
     assert len(comp.store.entries(comp.event)) == 5  # 3 registrations, original, correction
-    comp.record("void", {"reason": "wrong table"}, "ref", supersedes=first.seq)
+    # a second station correcting the original again would silently undo the first fix
+    with pytest.raises(KangleError, match=f"already replaced by entry {fixed.seq}"):
+        comp.record("void", {"reason": "wrong table"}, "ref", supersedes=first.seq)
+    comp.record("void", {"reason": "wrong table"}, "ref", supersedes=fixed.seq)
     assert not [e for e in comp.entries() if e.kind == "match"]
     comp.close()
 

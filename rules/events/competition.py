@@ -79,6 +79,25 @@ class Competition:
         stored += self.auto_draws()
         return stored
 
+    def correct(self, seq: int, data: dict[str, Any] | None, by: str,
+                reason: str = "") -> list[Entry]:
+        """Replace entry ``seq`` by ``data`` (an entry of the same kind, checked like any
+        other), or void it when ``data`` is None (``reason`` kept). The old entry stays
+        in the log, marked superseded: nothing is ever changed or deleted."""
+        old = next((e for e in self.store.entries(self.event) if e.seq == seq), None)
+        if old is None:
+            raise KangleError(f"there is no entry {seq}")
+        if data is None:
+            return self.record("void", {"reason": reason or "entered by mistake"}, by,
+                               supersedes=seq)
+        return self.record(old.kind, data, by, supersedes=seq)
+
+    def log(self) -> list[dict[str, Any]]:
+        """Every entry ever stored, superseded ones included, as plain records (the
+        ``log.json`` of an export): seq, kind, data, by, at (UTC), supersedes."""
+        return [{"seq": e.seq, "kind": e.kind, "data": e.data, "by": e.by, "at": e.at,
+                 "supersedes": e.supersedes} for e in self.store.entries(self.event)]
+
     def auto_draws(self) -> list[Entry]:
         """Ties that block the next round of a rotating event are drawn at once
         (seeded, so reproducible) and logged; a referee may correct such a draw."""

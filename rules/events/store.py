@@ -260,6 +260,10 @@ class EventStore:
             existing = self._entries(conn, event)
             if supersedes is not None and supersedes not in {e.seq for e in existing}:
                 raise KangleError(f"there is no entry {supersedes} to correct")
+            later = next((e.seq for e in existing if e.supersedes == supersedes), None)
+            if supersedes is not None and later is not None:
+                raise KangleError(f"entry {supersedes} was already replaced by entry {later}:"
+                                  f" correct entry {later} instead (see `kangle event log`)")
             draft = Entry(0, kind, data, by, _now(), supersedes)
             if check:
                 check(existing, draft)
