@@ -284,6 +284,8 @@ def test_groups_round_robin_knockout_and_best_of_three_final(tmp_path):
     assert "qf1: A1 v B2 (group places, once the groups are complete)" in notes
     groups = next(e.data["groups"] for e in comp.entries() if e.kind == "groups")
     assert sorted(t for g in groups.values() for t in g) == teams
+    with pytest.raises(KangleError, match="groups are already drawn"):  # drawn once
+        comp.draw(None)
     strength = {t: i for i, t in enumerate(teams)}  # higher number always wins
     for g, members in groups.items():
         for i, a in enumerate(members):
@@ -353,6 +355,8 @@ def test_rank_point_rounds_with_drawn_seats_and_a_late_penalty(tmp_path):
     comp.draw(1)
     tables = next(e.data["tables"] for e in comp.entries() if e.kind == "seating")
     assert sorted(p for t in tables for p in t) == sorted(players)
+    with pytest.raises(KangleError, match="round 1 is already seated"):  # not reseated
+        comp.draw(1)
     for t, seats in enumerate(tables, start=1):
         comp.record("table_round", {"round": 1, "table": t, "result": zpy_round(seats, seats[0])},
                     "r")

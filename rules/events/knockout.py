@@ -177,6 +177,10 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     check_register(entries, new)
     live = [e for e in entries if e.seq != new.supersedes]
     if new.kind == "groups":
+        drawn = next((e.seq for e in live if e.kind == "groups"), None)
+        if drawn is not None:
+            raise KangleError(f"the groups are already drawn (entry {drawn}): to change them, "
+                              f"correct entry {drawn}")
         teams = sorted(t for ts in new.data.get("groups", {}).values() for t in ts)
         if teams != sorted(roster(live).order):
             raise KangleError("the groups must hold every registered team exactly once")

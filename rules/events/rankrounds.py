@@ -60,6 +60,11 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     live = [e for e in entries if e.seq != new.supersedes]
     if new.kind == "seating":
         r = new.data.get("round")
+        seated = next((e.seq for e in live if e.kind == "seating" and e.data["round"] == r),
+                      None)
+        if seated is not None:
+            raise KangleError(f"round {r} is already seated (entry {seated}): to change its "
+                              f"seating, correct entry {seated}")
         tables = new.data.get("tables", [])
         seated = sorted(p for t in tables for p in t)
         if seated != sorted(roster(live).active(r)) or any(len(t) != settings["table_size"]
