@@ -1,6 +1,7 @@
 """The web station (web/, `kangle serve`): pages and table entry through the app itself
 (Starlette's test client: no network, no server process)."""
 
+import json
 import re
 from pathlib import Path
 
@@ -9,10 +10,11 @@ from starlette.testclient import TestClient
 
 from rules.errors import KangleError
 from rules.events.competition import Competition
-from web.app import create_app, organiser_code
+from web.app import create_app
 from web.links import find_table, table_code
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+PASSWORD = "tea-at-the-top-table"  # the organiser's, set when the station starts
 
 
 @pytest.fixture
@@ -33,7 +35,7 @@ def links(where):
 
 
 def test_a_table_enters_its_result_from_a_phone_and_the_standings_show_it(cup):
-    client = TestClient(create_app(cup))
+    client = TestClient(create_app(cup, PASSWORD))
     key, tables = links(cup)
     code, seats = tables[1]
     page = client.get(f"/t/{code}")
@@ -59,7 +61,7 @@ def test_a_table_enters_its_result_from_a_phone_and_the_standings_show_it(cup):
 
 
 def test_table_links_open_only_their_own_table_and_cannot_be_guessed(cup):
-    client = TestClient(create_app(cup))
+    client = TestClient(create_app(cup, PASSWORD))
     key, tables = links(cup)
     assert tables[1][0] != tables[2][0]
     assert find_table(key, tables[2][0].upper()[:5] + "-" + tables[2][0][5:],
@@ -72,16 +74,134 @@ def test_table_links_open_only_their_own_table_and_cannot_be_guessed(cup):
     assert typed.status_code == 200 and "table 2" in typed.text
 
 
+def signed_in(client: TestClient) -> str:
+    """Sign the client in as the organiser; the desk's form token."""
+    desk = client.post("/o/login", data={"password": PASSWORD}, follow_redirects=True)
+    assert desk.status_code == 200 and "Organiser's desk" in desk.text
+    return re.search(r'name="form_token" value="([0-9a-f]+)"', desk.text).group(1)
+
+
 def test_the_printed_sheets_carry_each_tables_link_and_are_the_organisers_only(cup):
-    client = TestClient(create_app(cup))
+    client = TestClient(create_app(cup, PASSWORD))
     key, tables = links(cup)
-    assert client.get("/o/wrongcode/sheets/1").status_code == 404
-    sheets = client.get(f"/o/{organiser_code(key)}/sheets/1")
+    for path in ("/o", "/o/sheets?round=1", "/o/export/log.json"):
+        shut = client.get(path, follow_redirects=False)
+        assert shut.status_code == 303 and shut.headers["location"] == "/o/login"
+    wrong = client.post("/o/login", data={"password": PASSWORD[:-1]})
+    assert wrong.status_code == 401 and "That is not the" in wrong.text
+    signed_in(client)
+    sheets = client.get("/o/sheets", params={"round": 1})
     assert sheets.status_code == 200
     for code, seats in tables.values():
         assert f"{code[:5]}-{code[5:]}" in sheets.text and "<svg" in sheets.text
         assert all(s in sheets.text for s in seats)
     assert "Round 1 — table 2" in sheets.text
+    # signed out, the sheets are shut again
+    client.post("/o/logout")
+    assert client.get("/o/sheets?round=1", follow_redirects=False).status_code == 303
+
+
+def test_the_desk_corrects_and_voids_through_the_log_and_deletes_nothing(cup):
+    client = TestClient(create_app(cup, PASSWORD))
+    _, tables = links(cup)
+    code, seats = tables[1]
+    typed = {seats[0]: 30, seats[1]: -10, seats[2]: -10, seats[3]: -10}
+    client.post(f"/t/{code}", data={f"score-{i}": str(typed[s]) for i, s in enumerate(seats)})
+    token = signed_in(client)
+    comp = Competition.open(cup)
+    entered = next(e for e in comp.entries() if e.kind == "result")
+    comp.close()
+    # the table swapped two scores: the organiser corrects the entry
+    fixed = {**entered.data, "scores": {**typed, seats[0]: -10, seats[1]: 30}}
+    act = {"form_token": token, "action": "correct", "seq": str(entered.seq)}
+    done = client.post("/o/act", data={**act, "data": json.dumps(fixed)})
+    assert done.status_code == 200 and f"replacing entry #{entered.seq}" in done.text
+    rows = {r["name"]: r for r in client.get("/standings.json").json()["rows"]}
+    assert rows[seats[1]]["rank"] == 1
+    # the same entry corrected again (a second organiser's stale page) is refused, said why
+    again = client.post("/o/act", data={**act, "data": json.dumps(entered.data)})
+    assert again.status_code == 422 and "already replaced" in again.text
+    # a correction that breaks the format's rules is refused with its reason
+    broken = {**entered.data, "scores": {**typed, seats[0]: 31}}
+    later = entered.seq + 1
+    refused = client.post("/o/act", data={**act, "seq": str(later), "data": json.dumps(broken)})
+    assert refused.status_code == 422 and "Nothing was recorded" in refused.text
+    voided = client.post("/o/act", data={**act, "action": "void", "seq": str(later),
+                                         "reason": "wrong table"})
+    assert voided.status_code == 200 and "void" in voided.text
+    log = client.get("/o/export/log.json")
+    assert log.headers["content-disposition"] == 'attachment; filename="log.json"'
+    kept = {e["seq"]: e for e in log.json()}
+    assert kept[entered.seq]["data"] == entered.data  # the original is still there
+    assert [kept[n]["by"] for n in (later, later + 1)] == ["web: organiser"] * 2
+    assert kept[later + 1]["data"] == {"reason": "wrong table"}
+    comp = Competition.open(cup)
+    assert not [e for e in comp.entries() if e.kind == "result"]
+    comp.close()
+    assert client.get(f"/t/{code}").status_code == 200  # the table is open again
+
+
+def test_forms_from_another_sites_page_or_without_the_desks_token_are_refused(cup):
+    client = TestClient(create_app(cup, PASSWORD))
+    _, tables = links(cup)
+    code, seats = tables[1]
+    scores = {f"score-{i}": v for i, v in enumerate(("30", "-10", "-10", "-10"))}
+    evil = client.post(f"/t/{code}", data=scores,
+                       headers={"Origin": "http://evil.example"})
+    assert evil.status_code == 403 and "another site" in evil.text
+    token = signed_in(client)
+    void = {"action": "void", "seq": "1", "reason": "x"}
+    assert client.post("/o/act", data=void).status_code == 403  # no token
+    assert client.post("/o/act", data={**void, "form_token": "0" * 64}).status_code == 403
+    forged = client.post("/o/act", data={**void, "form_token": token},
+                         headers={"Referer": "http://evil.example/page"})
+    assert forged.status_code == 403
+    comp = Competition.open(cup)
+    assert len(comp.store.entries(comp.event)) == len(PLAYERS)  # nothing was recorded
+    comp.close()
+    # sent from the station's own page, the same forms go through
+    own = client.post(f"/t/{code}", data=scores, headers={"Origin": "http://testserver"})
+    assert own.status_code == 200 and "recorded" in own.text
+
+
+def test_the_desk_makes_the_draw_records_entries_and_exports_safe_sheets(tmp_path):
+    where = str(tmp_path / "sgs.db")
+    teams = [f"T{i:02d}" for i in range(1, 16)] + ["=HYPERLINK(\"http://x\")"]
+    Competition.create(where, "sanguosha", None, {}, [{"name": t} for t in teams], "t").close()
+    client = TestClient(create_app(where, PASSWORD))
+    token = signed_in(client)
+    drawn = client.post("/o/act", data={"form_token": token, "action": "draw"})
+    assert drawn.status_code == 200 and "groups" in drawn.text
+    again = client.post("/o/act", data={"form_token": token, "action": "draw"})
+    assert again.status_code == 422  # the groups are drawn once
+    comp = Competition.open(where)
+    groups = next(e for e in comp.entries() if e.kind == "groups").data["groups"]
+    comp.close()
+    a, b = groups["A"][:2]
+    match = {"stage": "group", "group": "A", "teams": [a, b], "winner": a}
+    typed = client.post("/o/act", data={"form_token": token, "action": "record",
+                                        "kind": "match", "data": json.dumps(match)})
+    assert typed.status_code == 200 and "Recorded entry" in typed.text
+    junk = client.post("/o/act", data={"form_token": token, "action": "record",
+                                       "kind": "match", "data": "{not json"})
+    assert junk.status_code == 422 and "{not json" in junk.text  # kept to fix, not lost
+    csv_text = client.get("/o/export/standings.csv").text
+    assert "'=HYPERLINK" in csv_text and "\n=HYPERLINK" not in csv_text
+
+
+def test_an_organiser_session_lapses_after_an_event_day(cup):
+    now = [0.0]
+    client = TestClient(create_app(cup, PASSWORD, clock=lambda: now[0]))
+    signed_in(client)
+    now[0] = 11 * 3600.0
+    assert client.get("/o", follow_redirects=False).status_code == 200
+    now[0] = 12 * 3600.0 + 1
+    assert client.get("/o", follow_redirects=False).status_code == 303
+
+
+def test_a_password_too_short_to_keep_a_room_out_is_refused(cup):
+    with pytest.raises(KangleError, match="at least 8 characters"):
+        create_app(cup, "1234")
 
 
 def test_names_are_shown_as_text_never_as_markup(tmp_path):
@@ -89,13 +209,13 @@ def test_names_are_shown_as_text_never_as_markup(tmp_path):
     sly = '<script>alert("x")</script>'
     Competition.create(where, "rummikub", None, {},
                        [{"name": n} for n in (sly, "Bo", "Cy", "Di")], "t").close()
-    page = TestClient(create_app(where)).get("/").text
+    page = TestClient(create_app(where, PASSWORD)).get("/").text
     assert sly not in page and "&lt;script&gt;" in page
     assert not re.search(r"<script>alert", page)
 
 
 def test_a_rummikub_table_scores_from_photos_of_the_tiles_checked_by_a_person(cup):
-    client = TestClient(create_app(cup))
+    client = TestClient(create_app(cup, PASSWORD))
     _, tables = links(cup)
     code, seats = tables[1]
     photo = Path("examples/tiles/rows.jpg").read_bytes()
@@ -132,7 +252,7 @@ def test_a_knockout_event_shows_its_tree(tmp_path):
                               [{"name": f"T{i:02d}"} for i in range(1, 17)], "t")
     comp.draw(None)
     comp.close()
-    page = TestClient(create_app(where)).get("/bracket")
+    page = TestClient(create_app(where, PASSWORD)).get("/bracket")
     assert page.status_code == 200
     for title in ("Quarter-finals", "Semi-finals", "Final", "Third place"):
         assert title in page.text
@@ -143,7 +263,7 @@ def test_double_entry_records_a_result_only_when_two_people_agree(tmp_path):
     where = str(tmp_path / "cup.db")
     Competition.create(where, "rummikub", None, {"double_entry": True},
                        [{"name": p} for p in PLAYERS], "t").close()
-    client = TestClient(create_app(where))
+    client = TestClient(create_app(where, PASSWORD))
     _, tables = links(where)
     code, seats = tables[1]
 
@@ -174,14 +294,16 @@ def test_a_report_without_double_entry_is_refused(cup):
 
 def test_wrong_codes_are_rate_limited_and_a_table_is_let_in_again_a_minute_later(cup):
     now = [0.0]
-    client = TestClient(create_app(cup, clock=lambda: now[0]))
+    client = TestClient(create_app(cup, PASSWORD, clock=lambda: now[0]))
     _, tables = links(cup)
     code = tables[1][0]
-    for k in range(19):  # mistyped table codes and organiser links count alike
-        path = f"/t/{'b' * 9}{k % 10}" if k % 2 else f"/o/wrong{k}/sheets/1"
-        assert client.get(path).status_code == 404
+    for k in range(19):  # mistyped table codes and organiser passwords count alike
+        if k % 2:
+            assert client.get(f"/t/{'b' * 9}{k % 10}").status_code == 404
+        else:
+            assert client.post("/o/login", data={"password": f"guess{k}"}).status_code == 401
         now[0] += 1.0
-    assert client.get(f"/o/{'ü' * 10}/sheets/1").status_code == 404  # the 20th
+    assert client.get(f"/t/{'ü' * 10}").status_code == 404  # the 20th
     refused = client.get(f"/t/{code}")  # even the right code, until the minute is up
     assert refused.status_code == 429 and "wait a minute" in refused.text
     now[0] = 60.0  # the first wrong try is a minute old

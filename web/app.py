@@ -4,64 +4,49 @@ Public, for anyone at the event: the standings (they follow new entries within t
 seconds without reloading), each player's page with the entries behind every figure.
 Private: each table's link (``/t/CODE``, printed on its score sheet as a QR code and as a
 short code to type at ``/enter``) opens a form for that table's result in that round
-only, checked exactly as `kangle event record` checks it; the organiser's link
-(``/o/CODE/…``, printed by `kangle serve`) opens the printable score sheets that carry
-the table links. Every page reads the store afresh, so several stations and the command
-line can enter results at once.
+only, checked exactly as `kangle event record` checks it. The organiser's pages
+(``/o``, web.desk) open with the password set when the station starts. A form posted
+from another site's page is refused before any route runs (SameOriginPosts). Every page
+reads the store afresh, so several stations and the command line can enter results at
+once.
 """
 
 from __future__ import annotations
 
-import hmac
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-import segno
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
-from starlette.templating import Jinja2Templates
 
 from rules.errors import KangleError
 from rules.events.competition import Competition
 from rules.fields import is_number
+from web.desk import desk_routes
 from web.hands import SeatHand, read_photo, score_hands
-from web.links import WrongCodes, find_table, spoken, table_code
+from web.links import WrongCodes, find_table
+from web.organiser import Organiser, SameOriginPosts
+from web.pages import POLL_MS, client, page, too_many
 
-TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
-POLL_MS = 2000  # how often an open standings page asks for news
 MAX_SCORE = 100_000  # no table's score in any supported game is this large
 MAX_PHOTO = 20_000_000  # bytes: a phone photo is a few megabytes
 
 
-def organiser_code(key: bytes) -> str:
-    """The organiser's private path segment (``/o/CODE/…``)."""
-    return table_code(key, 0, 0)
-
-
-def create_app(where: str, clock: Callable[[], float] = time.monotonic) -> Starlette:
-    """The station for the event at ``where`` (as `kangle event` takes it); ``clock``
-    (seconds) times the wrong codes each client tries (WrongCodes)."""
+def create_app(where: str, password: str,
+               clock: Callable[[], float] = time.monotonic) -> Starlette:
+    """The station for the event at ``where`` (as `kangle event` takes it), its organiser's
+    pages opened by ``password``; ``clock`` (seconds) times the wrong codes each client
+    tries (WrongCodes) and the organiser's sessions."""
     Competition.open(where).close()  # refuse a missing event now, not on the first visit
     wrong = WrongCodes(clock=clock)
 
-    def client(request: Request) -> str:
-        return request.client.host if request.client else "unknown"
-
-    def too_many(request: Request, comp: Competition) -> Response:
-        return page(request, "message.html", 429, title=comp.event.name,
-                    message="Too many wrong codes from this device: wait a minute, then "
-                            "type the code from the score sheet again, carefully.")
-
     def event() -> Competition:
         return Competition.open(where)
-
-    def page(request: Request, template: str, status: int = 200, **context) -> Response:
-        return TEMPLATES.TemplateResponse(request, template, context, status_code=status)
 
     def standings(request: Request) -> Response:
         comp = event()
@@ -115,7 +100,7 @@ def create_app(where: str, clock: Callable[[], float] = time.monotonic) -> Starl
     def enter(request: Request) -> Response:
         code = request.query_params.get("code", "")
         if code:
-            return RedirectResponse(f"/t/{''.join(ch for ch in code if ch.isalnum())}",
+            return RedirectResponse(f"/t/{''.join(c for c in code if c.isascii() and c.isalnum())}",
                                     status_code=303)
         return page(request, "enter.html", title="enter a result")
 
@@ -129,7 +114,7 @@ def create_app(where: str, clock: Callable[[], float] = time.monotonic) -> Starl
         comp = event()
         try:
             if wrong.refused(client(request)):
-                return too_many(request, comp)
+                return too_many(request, comp.event.name)
             found = find_table(comp.store.secret(comp.event), request.path_params["code"],
                                comp.open_tables())
             if found is None:
@@ -181,7 +166,7 @@ def create_app(where: str, clock: Callable[[], float] = time.monotonic) -> Starl
         comp = event()
         try:
             if wrong.refused(client(request)):
-                return too_many(request, comp)
+                return too_many(request, comp.event.name)
             found = find_table(comp.store.secret(comp.event), request.path_params["code"],
                                comp.open_tables())
             if found is None:
@@ -219,38 +204,6 @@ def create_app(where: str, clock: Callable[[], float] = time.monotonic) -> Starl
         finally:
             comp.close()
 
-    def sheets(request: Request) -> Response:
-        comp = event()
-        try:
-            key = comp.store.secret(comp.event)
-            if wrong.refused(client(request)):
-                return too_many(request, comp)
-            if not hmac.compare_digest(request.path_params["code"].encode(),
-                                       organiser_code(key).encode()):
-                wrong.note(client(request))
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message="Not found.")
-            round_no = request.path_params["round"]
-            try:
-                sheets = comp.sheets(round_no)
-            except KangleError as exc:
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message=str(exc))
-            base = str(request.base_url).rstrip("/")
-            cards = []
-            for number, sheet in enumerate(sheets, start=1):
-                card = {"sheet": sheet}
-                if comp.takes_table_results:  # else results go in by `kangle event record`
-                    code = table_code(key, round_no, number)
-                    link = f"{base}/t/{code}"
-                    card.update(link=link, code=spoken(code),
-                                qr=segno.make(link, error="m").svg_inline(scale=3))
-                cards.append(card)
-            return page(request, "sheets.html", title=comp.event.name, round_no=round_no,
-                        cards=cards, enter=f"{base}/enter")
-        finally:
-            comp.close()
-
     return Starlette(routes=[
         Route("/", standings),
         Route("/standings/part", standings_part),
@@ -260,8 +213,8 @@ def create_app(where: str, clock: Callable[[], float] = time.monotonic) -> Starl
         Route("/enter", enter),
         Route("/t/{code}", table, methods=["GET", "POST"]),
         Route("/t/{code}/hands", hands, methods=["POST"]),
-        Route("/o/{code}/sheets/{round:int}", sheets),
-    ])
+        *desk_routes(event, Organiser(password, clock), wrong),
+    ], middleware=[Middleware(SameOriginPosts)])
 
 
 def _waiting(comp: Competition, round_no: int, table: int) -> str:

@@ -32,10 +32,10 @@ def find_table(key: bytes, code: str, tables: list[tuple[int, int, list[str]]]
                ) -> tuple[int, int, list[str]] | None:
     """The open table (round, table, seats) a typed code opens, if any. Dashes, spaces
     and case are forgiven; the comparison takes the same time whatever the code."""
-    typed = "".join(ch for ch in code.lower() if ch.isalnum())
+    typed = "".join(ch for ch in code.lower() if ch.isascii() and ch.isalnum()).encode()
     found = None
     for r, t, seats in tables:
-        if hmac.compare_digest(table_code(key, r, t), typed):
+        if hmac.compare_digest(table_code(key, r, t).encode(), typed):
             found = (r, t, seats)
     return found
 

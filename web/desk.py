@@ -1,0 +1,212 @@
+"""The organiser's desk (``/o``): behind the password set when the station starts.
+
+Everything here goes through the event's append-only log exactly as `kangle event` does
+(entries recorded, corrected or voided, draws made), written ``by "web: organiser"`` with
+the time: nothing a page does changes or deletes an entry. Also the printable score
+sheets that carry each table's private link, and the exports.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import segno
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from rules.errors import KangleError
+from rules.events import knockout, rankrounds, report
+from rules.events.common import Standings
+from rules.events.competition import Competition
+from rules.jsonfile import parse_json
+from web.links import WrongCodes, spoken, table_code
+from web.organiser import COOKIE, LIFETIME, Organiser
+from web.pages import client, page, too_many
+
+BY = "web: organiser"
+MAX_FORM_TEXT = 100_000  # characters: an entry's JSON, far more than any real entry
+
+
+def desk_routes(event: Callable[[], Competition], organiser: Organiser,
+                wrong: WrongCodes) -> list[Route]:
+    """The desk's routes over the event ``event()`` opens (closed by the caller's route)."""
+
+    def session(request: Request) -> str | None:
+        token = request.cookies.get(COOKIE)
+        return token if organiser.signed_in(token) else None
+
+    def login(request: Request, form) -> Response:
+        comp = event()
+        try:
+            title = comp.event.name
+        finally:
+            comp.close()
+        if form is None:
+            return page(request, "login.html", title=title, error=None)
+        if wrong.refused(client(request)):
+            return too_many(request, title)
+        token = organiser.sign_in(str(form.get("password", "")))
+        if token is None:
+            wrong.note(client(request))
+            return page(request, "login.html", 401, title=title,
+                        error="That is not the organiser's password.")
+        response = RedirectResponse("/o", status_code=303)
+        response.set_cookie(COOKIE, token, max_age=int(LIFETIME), path="/o", httponly=True,
+                            samesite="strict")
+        return response
+
+    def desk(request: Request, error: str | None = None, status: int = 200,
+             typed: dict[str, str] | None = None) -> Response:
+        token = session(request)
+        if token is None:
+            return RedirectResponse("/o/login", status_code=303)
+        comp = event()
+        try:
+            everything = comp.store.entries(comp.event)
+            live = {e.seq for e in comp.entries()}
+            replaced = {e.supersedes for e in everything if e.supersedes is not None}
+            done = [int(n) for n in request.query_params.get("done", "").split(",")
+                    if n.isdigit()]
+            return page(request, "desk.html", status, title=comp.event.name,
+                        event=comp.event, entries=everything, live=live, replaced=replaced,
+                        kinds=comp.format.ENTRIES, notes=_notes(comp.standings()),
+                        draws=comp.format in (knockout, rankrounds),
+                        draw_round=comp.format is rankrounds,
+                        done=[e for e in everything if e.seq in done],
+                        form_token=organiser.form_token(token), error=error,
+                        typed=typed or {}, exports=EXPORTS)
+        finally:
+            comp.close()
+
+    def act(request: Request, form) -> Response:
+        """One organiser action from the desk's forms: ``record`` an entry, ``correct``
+        or ``void`` one, or make the format's next ``draw``."""
+        token = session(request)
+        if token is None or not organiser.form_ok(token, str(form.get("form_token", ""))):
+            return page(request, "message.html", 403, title="organiser",
+                        message="This form is not from a signed-in organiser's desk: sign "
+                                "in again and send it from there.", link="/o/login")
+        action = str(form.get("action", ""))
+        typed = {k: str(form.get(k, ""))[:MAX_FORM_TEXT] for k in
+                 ("kind", "data", "seq", "reason", "round")}
+        comp = event()
+        try:
+            stored = _act(comp, action, typed)
+        except KangleError as exc:
+            return desk(request, f"Nothing was recorded: {exc}", 422, typed)
+        finally:
+            comp.close()
+        return RedirectResponse("/o?done=" + ",".join(str(e.seq) for e in stored),
+                                status_code=303)
+
+    def logout(request: Request) -> Response:
+        organiser.sign_out(request.cookies.get(COOKIE))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(COOKIE, path="/o")
+        return response
+
+    def sheets(request: Request) -> Response:
+        if session(request) is None:
+            return RedirectResponse("/o/login", status_code=303)
+        text = request.query_params.get("round", "")
+        comp = event()
+        try:
+            if not text.isdigit():
+                return page(request, "message.html", 422, title=comp.event.name,
+                            message="Say which round's sheets to print (a number).",
+                            link="/o")
+            round_no = int(text)
+            try:
+                printed = comp.sheets(round_no)
+            except KangleError as exc:
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message=str(exc), link="/o")
+            key = comp.store.secret(comp.event)
+            base = str(request.base_url).rstrip("/")
+            cards = []
+            for number, sheet in enumerate(printed, start=1):
+                card = {"sheet": sheet}
+                if comp.takes_table_results:  # else results go in at the desk
+                    code = table_code(key, round_no, number)
+                    link = f"{base}/t/{code}"
+                    card.update(link=link, code=spoken(code),
+                                qr=segno.make(link, error="m").svg_inline(scale=3))
+                cards.append(card)
+            return page(request, "sheets.html", title=comp.event.name, round_no=round_no,
+                        cards=cards, enter=f"{base}/enter")
+        finally:
+            comp.close()
+
+    def export(request: Request) -> Response:
+        if session(request) is None:
+            return RedirectResponse("/o/login", status_code=303)
+        name = request.path_params["name"]
+        if name not in EXPORTS:
+            return Response("no such export", 404)
+        comp = event()
+        try:
+            body = EXPORTS[name][1](comp)
+        finally:
+            comp.close()
+        return Response(body, media_type=EXPORTS[name][0],
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def with_form(handler, request: Request) -> Response:
+        form = await request.form(max_files=0, max_fields=20) \
+            if request.method == "POST" else None
+        return await run_in_threadpool(handler, request, form)
+
+    async def login_route(request: Request) -> Response:
+        return await with_form(login, request)
+
+    async def act_route(request: Request) -> Response:
+        return await with_form(act, request)
+
+    def home(request: Request) -> Response:
+        return desk(request)
+
+    return [  # plain functions are served from Starlette's pool of threads
+        Route("/o", home),
+        Route("/o/login", login_route, methods=["GET", "POST"]),
+        Route("/o/act", act_route, methods=["POST"]),
+        Route("/o/logout", logout, methods=["POST"]),
+        Route("/o/sheets", sheets),
+        Route("/o/export/{name}", export),
+    ]
+
+
+def _act(comp: Competition, action: str, typed: dict[str, str]) -> list:
+    """Carry out one desk action on ``comp``; the entries stored (KangleError: none)."""
+    if action == "record":
+        return comp.record(typed["kind"], parse_json(typed["data"], "the entry"), BY)
+    if action in ("correct", "void"):
+        if not typed["seq"].isdigit():
+            raise KangleError("say which entry (its number)")
+        data = parse_json(typed["data"], "the corrected entry") if action == "correct" \
+            else None
+        return comp.correct(int(typed["seq"]), data, BY, typed["reason"].strip())
+    if action == "draw":
+        text = typed["round"].strip()
+        if text and not text.isdigit():
+            raise KangleError(f"the round is a number, not {text!r}")
+        return [comp.draw(int(text) if text else None)]
+    raise KangleError(f"no desk action {action!r}")
+
+
+def _notes(s: Standings) -> list[str]:
+    """Every note of the standings and their sections (open ties, what is awaited)."""
+    return [*s.notes, *(n for sub in s.sections for n in _notes(sub))]
+
+
+EXPORTS: dict[str, tuple[str, Callable[[Competition], str]]] = {
+    # file name: (media type, its text from the competition)
+    "standings.csv": ("text/csv; charset=utf-8", lambda c: report.to_csv(c.standings())),
+    "standings.json": ("application/json", lambda c: report.to_json(c.standings())),
+    "standings.html": ("text/html; charset=utf-8",
+                       lambda c: report.to_html(c.standings(), c.event.name, c.bracket())),
+    "log.json": ("application/json",
+                 lambda c: json.dumps(c.log(), indent=2, ensure_ascii=False) + "\n"),
+}
