@@ -1,0 +1,160 @@
+"""The web station in a real browser: headless Chromium (Debian's ``chromium`` and
+``chromium-driver``) driven through Selenium, at a phone's screen size, against pages
+served by uvicorn on loopback. `.ci/run` installs Chromium; where it is not installed
+these tests skip and say so.
+
+Set KANGLE_SCREENSHOTS=FOLDER to keep a picture of each phone page (the README's).
+"""
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from rules.events.competition import Competition
+from web.links import spoken, table_code
+
+CHROMIUM, DRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()),
+    reason="Debian's chromium and chromium-driver are not installed (.ci/run installs them)")
+
+PASSWORD = "tea-at-the-top-table"
+PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+WAIT = 10.0  # seconds a page may take to show what it should (the standings poll is 2 s)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=390,844"):
+        options.add_argument(flag)  # a phone's screen; no network beyond loopback
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def station(tmp_path):
+    """A Rummikub day served on a free loopback port: (event path, base URL). The socket
+    listens before the server starts, so the browser's first request waits in its queue
+    rather than being refused."""
+    import uvicorn
+
+    from web.app import create_app
+
+    where = str(tmp_path / "cup.db")
+    Competition.create(where, "rummikub", None, {}, [{"name": p} for p in PLAYERS],
+                       "test").close()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    server = uvicorn.Server(uvicorn.Config(create_app(where, PASSWORD), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    yield where, f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join()
+    sock.close()
+
+
+def shows(driver, text: str, where: str = "body") -> None:
+    """Wait until the page shows ``text`` (in the element ``where``, a CSS selector)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # the standings are replaced every poll: an element found may be gone when read
+    WebDriverWait(driver, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: text in d.find_element(By.CSS_SELECTOR, where).text,
+        f"the page never showed {text!r}")
+
+
+def picture(driver, name: str) -> None:
+    folder = os.environ.get("KANGLE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(folder) / f"{name}.png"))
+
+
+def first_table(where: str) -> tuple[str, list[str]]:
+    comp = Competition.open(where)
+    round_no, number, seats = comp.open_tables()[0]
+    code = table_code(comp.store.secret(comp.event), round_no, number)
+    comp.close()
+    return code, seats
+
+
+def test_a_phone_types_its_sheets_code_and_enters_the_tables_result(browser, station):
+    from selenium.webdriver.common.by import By
+
+    where, base = station
+    code, seats = first_table(where)
+    browser.get(f"{base}/enter")
+    browser.find_element(By.NAME, "code").send_keys(spoken(code).upper())  # as typed
+    browser.find_element(By.TAG_NAME, "button").click()
+    shows(browser, "Round 1 — table 1")
+    for i, score in enumerate(("30", "-10", "-10", "-5")):  # a slip: they sum to 5
+        browser.find_element(By.NAME, f"score-{i}").send_keys(score)
+    picture(browser, "phone-table-form")
+    browser.find_element(By.XPATH, "//button[text()='record the result']").click()
+    shows(browser, "sum to", "[role=alert]")  # said beside the form; the scores kept
+    assert browser.find_element(By.NAME, "score-0").get_attribute("value") == "30"
+    field = browser.find_element(By.NAME, "score-3")
+    field.clear()
+    field.send_keys("-10")
+    browser.find_element(By.XPATH, "//button[text()='record the result']").click()
+    shows(browser, "the result is recorded")
+    browser.find_element(By.LINK_TEXT, "back to the standings").click()
+    shows(browser, f"1 {seats[0]} 1 1", "#standings")  # first, won 1 of 1 played
+
+
+def test_open_standings_follow_a_result_entered_elsewhere_without_reloading(browser, station):
+
+    where, base = station
+    _, seats = first_table(where)
+    browser.get(base + "/")
+    now = browser.execute_script("return document.getElementById('standings').innerText")
+    assert f"{seats[1]} 1 1" not in now
+    comp = Competition.open(where)  # another station, or the command line
+    comp.record_table(1, 1, {seats[0]: -30, seats[1]: 50, seats[2]: -10, seats[3]: -10}, "t")
+    comp.close()
+    shows(browser, f"1 {seats[1]} 1 1", "#standings")  # first, won 1 of 1 played
+    picture(browser, "phone-standings")
+
+
+def test_the_organiser_signs_in_and_voids_an_entry_at_the_desk(browser, station):
+    from selenium.webdriver.common.by import By
+
+    where, base = station
+    _, seats = first_table(where)
+    comp = Competition.open(where)
+    entered = comp.record_table(1, 1, dict(zip(seats, (30, -10, -10, -10), strict=True)),
+                                "web: table 1")[0]
+    comp.close()
+    browser.get(f"{base}/o")
+    shows(browser, "password")  # sent to sign in first
+    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
+    browser.find_element(By.XPATH, "//button[text()='sign in']").click()
+    shows(browser, "Organiser's desk")
+    row = browser.find_element(By.XPATH, f"//tr[td[text()='#{entered.seq}']]")
+    row.find_element(By.TAG_NAME, "summary").click()
+    row.find_element(By.NAME, "reason").send_keys("wrong table")
+    row.find_element(By.XPATH, f".//button[text()='void #{entered.seq}']").click()
+    shows(browser, f"replacing entry #{entered.seq}", "[role=status]")
+    picture(browser, "desk")
+    comp = Competition.open(where)
+    assert not [e for e in comp.entries() if e.kind == "result"]
+    assert [e.by for e in comp.store.entries(comp.event)][-1] == "web: organiser"
+    comp.close()
+    browser.find_element(By.XPATH, "//button[text()='sign out']").click()
+    browser.get(f"{base}/o")
+    shows(browser, "password")  # the desk is shut again
