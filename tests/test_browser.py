@@ -156,5 +156,6 @@ def test_the_organiser_signs_in_and_voids_an_entry_at_the_desk(browser, station)
     assert [e.by for e in comp.store.entries(comp.event)][-1] == "web: organiser"
     comp.close()
     browser.find_element(By.XPATH, "//button[text()='sign out']").click()
+    shows(browser, "Follows new results")  # signed out, sent to the standings
     browser.get(f"{base}/o")
     shows(browser, "password")  # the desk is shut again
