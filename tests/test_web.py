@@ -3,6 +3,7 @@
 
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from rules.errors import KangleError
 from rules.events.competition import Competition
 from web.app import create_app
 from web.links import find_table, table_code
+from web.queue import ReadingQueue
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 PASSWORD = "tea-at-the-top-table"  # the organiser's, set when the station starts
@@ -219,18 +221,28 @@ def test_a_rummikub_table_scores_from_photos_of_the_tiles_checked_by_a_person(cu
     _, tables = links(cup)
     code, seats = tables[1]
     photo = Path("examples/tiles/rows.jpg").read_bytes()
-    # the second player's tiles photographed: read, drawn over the photo, typed out
-    read = client.post(f"/t/{code}/hands", data={"action": "read", "melded-0": "on",
+    # the second player's tiles photographed: queued, read, drawn over the photo, typed out
+    sent = client.post(f"/t/{code}/hands", data={"action": "read", "melded-0": "on",
                                                    "melded-1": "on", "melded-2": "on",
                                                    "melded-3": "on"},
-                       files={"photo-1": ("hand.jpg", photo, "image/jpeg")})
+                       files={"photo-1": ("hand.jpg", photo, "image/jpeg")},
+                       follow_redirects=False)
+    assert sent.status_code == 303  # on to the photos' place in the reading queue
+    client.app.state.queue.join()
+    read = client.get(sent.headers["location"])
     assert read.status_code == 200 and "data:image/jpeg;base64," in read.text
     field = re.search(r'name="tiles-1" value="([^"]*)"', read.text).group(1)
     shown = "K6 K7 K8 K9 O7 R7 B8 R8 O8 O2 O3 J R1 O1 B1"  # as `kangle tiles` reads it
     assert sorted(field.split()) == sorted(shown.split(" "))
+    sha = re.search(r'name="photo-sha-1" value="([0-9a-f]{64})"', read.text).group(1)
+    # another table's code does not open this table's photos
+    other = links(cup)[1][2][0]
+    assert client.get(sent.headers["location"].replace(code, other)).status_code == 404
     # a broken photo is said beside its player, the others are kept
     bad = client.post(f"/t/{code}/hands", data={"action": "read", "tiles-1": field},
                       files={"photo-2": ("x.jpg", photo[:5000], "image/jpeg")})
+    client.app.state.queue.join()
+    bad = client.get(str(bad.url))
     assert "truncated" in bad.text and field in bad.text
     # a doubtful tile still marked ? is not scored
     doubt = client.post(f"/t/{code}/hands", data={"action": "score", "tiles-1": "R7?",
@@ -238,12 +250,44 @@ def test_a_rummikub_table_scores_from_photos_of_the_tiles_checked_by_a_person(cu
     assert doubt.status_code == 422 and "not checked yet" in doubt.text
     # checked: the first player went out, the hands scored by the Rummikub rules
     hands = {"action": "score", "tiles-0": "", "tiles-1": field, "tiles-2": "R5",
-             "tiles-3": "B2 B3", **{f"melded-{i}": "on" for i in range(4)}}
+             "tiles-3": "B2 B3", **{f"melded-{i}": "on" for i in range(4)},
+             "photo-sha-1": sha, "photo-sha-2": "f" * 64}  # a photo never sent is no photo
     done = client.post(f"/t/{code}/hands", data=hands)
     assert done.status_code == 200 and "recorded" in done.text
     assert f"{seats[0]}: 116" in done.text  # the others' 106 + 5 + 5
     scores = {r["name"]: r for r in client.get("/standings.json").json()["rows"]}
     assert scores[seats[0]]["rank"] == 1
+    # the hands as checked and the photo behind them are kept with the result
+    comp = Competition.open(cup)
+    result = next(e for e in comp.entries() if e.kind == "result")
+    kept = result.data["tiles"]
+    assert kept[seats[1]] == {"hand": field, "melded": True, "photo": sha}
+    assert kept[seats[2]]["photo"] is None and kept[seats[0]]["hand"] == ""
+    assert comp.store.photo(comp.event, sha)[:2] == b"\xff\xd8"  # a JPEG
+    comp.close()
+
+
+def test_photos_wait_their_turn_and_each_phone_is_told_its_place():
+    queue = ReadingQueue(workers=1)
+    started, release = threading.Event(), threading.Event()
+
+    def held_up():
+        started.set()
+        release.wait(60)
+        return "first"
+
+    first = queue.send("t1", None, {"Ann": held_up})
+    assert started.wait(60)  # the one reader is busy with the first table's photo
+    second = queue.send("t2", None, {"Bo": lambda: "b", "Cy": lambda: "c"})
+    third = queue.send("t3", None, {"Di": lambda: "d"})
+    batch = {t: queue.batch(t, code) for t, code in ((first, "t1"), (second, "t2"),
+                                                     (third, "t3"))}
+    assert [queue.place(batch[t]) for t in (first, second, third)] == [0, 1, 3]
+    assert queue.batch(first, "t2") is None  # another table's token opens nothing
+    release.set()
+    queue.join()
+    assert [queue.place(b) for b in batch.values()] == [0, 0, 0]
+    assert batch[second].readings["Cy"].result() == "c"
 
 
 def test_a_knockout_event_shows_its_tree(tmp_path):

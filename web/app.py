@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -28,22 +29,27 @@ from rules.errors import KangleError
 from rules.events.competition import Competition
 from rules.fields import is_number
 from web.desk import desk_routes
-from web.hands import SeatHand, read_photo, score_hands
+from web.hands import SeatHand, evidence, read_photo, score_hands
 from web.links import WrongCodes, find_table
 from web.organiser import Organiser, SameOriginPosts
 from web.pages import POLL_MS, client, page, too_many
+from web.queue import ReadingQueue
 
 MAX_SCORE = 100_000  # no table's score in any supported game is this large
 MAX_PHOTO = 20_000_000  # bytes: a phone photo is a few megabytes
+QUEUE_REFRESH_S = 2  # how often a phone waiting for its photos asks again
 
 
-def create_app(where: str, password: str,
-               clock: Callable[[], float] = time.monotonic) -> Starlette:
+def create_app(where: str, password: str, clock: Callable[[], float] = time.monotonic,
+               readers: int | None = None) -> Starlette:
     """The station for the event at ``where`` (as `kangle event` takes it), its organiser's
     pages opened by ``password``; ``clock`` (seconds) times the wrong codes each client
-    tries (WrongCodes) and the organiser's sessions."""
+    tries (WrongCodes), the organiser's sessions and the photos kept in the reading queue;
+    ``readers``: threads reading tile photos (default: one per core). The app's
+    ``state.queue`` is that queue."""
     Competition.open(where).close()  # refuse a missing event now, not on the first visit
     wrong = WrongCodes(clock=clock)
+    queue = ReadingQueue(readers, clock)
 
     def event() -> Competition:
         return Competition.open(where)
@@ -161,50 +167,103 @@ def create_app(where: str, password: str,
         return await run_in_threadpool(_hands, request, form, photos)
 
     def _hands(request: Request, form, photos: dict[str, tuple[bytes, str]]) -> Response:
-        """The table's result from the tiles left: photos read and shown back to check
-        (``action=read``), or the checked hands scored and recorded (``action=score``)."""
+        """The table's result from the tiles left: photos sent to the reading queue
+        (``action=read``; the phone is sent on to its place in the queue), or the checked
+        hands scored and recorded with the tiles and photos behind them (``score``)."""
         comp = event()
         try:
-            if wrong.refused(client(request)):
-                return too_many(request, comp.event.name)
-            found = find_table(comp.store.secret(comp.event), request.path_params["code"],
-                               comp.open_tables())
-            if found is None:
-                wrong.note(client(request))
-            if found is None or comp.settings.get("game") != "rummikub":
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message="No open Rummikub table has this code.")
+            found = rummikub_table(request, comp)
+            if isinstance(found, Response):
+                return found
             round_no, number, seats = found
-            held = {seat: SeatHand(str(form.get(f"tiles-{i}", ""))[:300].strip(),
-                                   form.get(f"melded-{i}") is not None)
-                    for i, seat in enumerate(seats)}
-            error = None
+            held = {}
+            for i, seat in enumerate(seats):
+                sha = str(form.get(f"photo-sha-{i}", ""))[:64]
+                kept = sha if len(sha) == 64 and comp.store.photo(comp.event, sha) else None
+                held[seat] = SeatHand(str(form.get(f"tiles-{i}", ""))[:300].strip(),
+                                      form.get(f"melded-{i}") is not None, photo=kept)
             if form.get("action") == "score":
                 try:
                     scores, lines = score_hands(held)
                     stored = comp.record_table(round_no, number, scores,
-                                               by=f"web: table {number}")
+                                               by=f"web: table {number}",
+                                               tiles=evidence(held))
                 except KangleError as exc:
-                    error = str(exc)
-                else:
-                    done = any(e.kind == "result" for e in stored)
-                    return page(request, "message.html", title=comp.event.name,
-                                message=f"Round {round_no}, table {number}: the result is "
-                                        "recorded." if done else
-                                        _waiting(comp, round_no, number), lines=lines,
-                                link="/")
-            else:
-                for i, seat in enumerate(seats):
-                    if f"photo-{i}" in photos:
-                        read_photo(*photos[f"photo-{i}"], held[seat])
-            return page(request, "table.html", 422 if error else 200, title=comp.event.name,
-                        round_no=round_no, table=number, seats=seats,
-                        values=dict.fromkeys(seats, ""), error=None, hands=held,
-                        hands_error=error, rummikub=True)
+                    return table_page(request, comp, found, held, 422, hands_error=str(exc))
+                done = any(e.kind == "result" for e in stored)
+                return page(request, "message.html", title=comp.event.name,
+                            message=f"Round {round_no}, table {number}: the result is "
+                                    "recorded." if done else _waiting(comp, round_no, number),
+                            lines=lines, link="/")
+            jobs = {seat: partial(read_photo, *photos[f"photo-{i}"], held[seat], keep)
+                    for i, seat in enumerate(seats) if f"photo-{i}" in photos}
+            if not jobs:
+                return table_page(request, comp, found, held, 422,
+                                  hands_error="choose a photo for at least one player")
+            token = queue.send(request.path_params["code"], held, jobs)
+            if token is None:
+                return page(request, "message.html", 503, title=comp.event.name,
+                            message="Many photos are waiting to be read: send yours again "
+                                    "in a minute (the tiles typed so far are not lost on "
+                                    "the phone: go back).")
+            return RedirectResponse(f"/t/{request.path_params['code']}/hands/{token}#hands",
+                                    status_code=303)
         finally:
             comp.close()
 
-    return Starlette(routes=[
+    def reading(request: Request) -> Response:
+        """A batch of photos sent from a table: its place in the queue while it waits
+        (the page asks again by itself), then what was read, to check and correct."""
+        comp = event()
+        try:
+            found = rummikub_table(request, comp)
+            if isinstance(found, Response):
+                return found
+            batch = queue.batch(request.path_params["token"], request.path_params["code"])
+            if batch is None:
+                return page(request, "message.html", 404, title=comp.event.name,
+                            message="These photos are no longer waiting here (read more "
+                                    "than an hour ago, or the station restarted): send "
+                                    "them again.", link=f"/t/{request.path_params['code']}")
+            if not all(f.done() for f in batch.readings.values()):
+                return page(request, "queue.html", title=comp.event.name,
+                            place=queue.place(batch), photos=len(batch.readings),
+                            refresh_s=QUEUE_REFRESH_S)
+            return table_page(request, comp, found, batch.state)
+        finally:
+            comp.close()
+
+    def rummikub_table(request: Request, comp: Competition):
+        """The open Rummikub table the request's code opens, or the page that says why
+        not (a wrong code counts against the client)."""
+        if wrong.refused(client(request)):
+            return too_many(request, comp.event.name)
+        found = find_table(comp.store.secret(comp.event), request.path_params["code"],
+                           comp.open_tables())
+        if found is None:
+            wrong.note(client(request))
+        if found is None or comp.settings.get("game") != "rummikub":
+            return page(request, "message.html", 404, title=comp.event.name,
+                        message="No open Rummikub table has this code.")
+        return found
+
+    def table_page(request: Request, comp: Competition, found, held: dict[str, SeatHand],
+                   status: int = 200, hands_error: str | None = None) -> Response:
+        round_no, number, seats = found
+        return page(request, "table.html", status, title=comp.event.name,
+                    round_no=round_no, table=number, seats=seats,
+                    values=dict.fromkeys(seats, ""), error=None, hands=held,
+                    hands_error=hands_error, rummikub=True)
+
+    def keep(data: bytes) -> str:
+        """Keep a photo in the event store (from a reading thread); its SHA-256."""
+        comp = event()
+        try:
+            return comp.store.keep_photo(comp.event, data)
+        finally:
+            comp.close()
+
+    app = Starlette(routes=[
         Route("/", standings),
         Route("/standings/part", standings_part),
         Route("/standings.json", standings_json),
@@ -213,8 +272,11 @@ def create_app(where: str, password: str,
         Route("/enter", enter),
         Route("/t/{code}", table, methods=["GET", "POST"]),
         Route("/t/{code}/hands", hands, methods=["POST"]),
+        Route("/t/{code}/hands/{token}", reading),
         *desk_routes(event, Organiser(password, clock), wrong),
     ], middleware=[Middleware(SameOriginPosts)])
+    app.state.queue = queue
+    return app
 
 
 def _waiting(comp: Competition, round_no: int, table: int) -> str:

@@ -5,6 +5,7 @@ by rules/games/rummikub — nothing is recorded until a person has checked every
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -30,22 +31,28 @@ class SeatHand:
     picture: str | None = None  # a data: URL (JPEG)
     error: str | None = None
     notes: list[str] = field(default_factory=list)
+    photo: str | None = None  # the photo's SHA-256 in the event store, once kept
 
 
-def read_photo(data: bytes, name: str, hand: SeatHand) -> None:
-    """Read one player's photo into ``hand``: tiles read surely as they are, doubtful
-    ones marked ``?``, tiles cut by the photo's edge left out and said."""
+def read_photo(data: bytes, name: str, hand: SeatHand,
+               keep: Callable[[bytes], str] | None = None) -> SeatHand:
+    """Read one player's photo into ``hand`` (returned): tiles read surely as they are,
+    doubtful ones marked ``?``, tiles cut by the photo's edge left out and said. ``keep``
+    stores the photo as read (JPEG; a big one at half size) and names it."""
     try:
         image, _ = decode_image(data, name, halve_above=BIG_PHOTO)
+        if keep is not None:
+            hand.photo = keep(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
+                              .tobytes())
         readings = read_tiles(image)
     except KangleError as exc:
         hand.error = str(exc)
-        return
+        return hand
     counted = [r for r in readings if not r.cut]
     if not counted:
         hand.error = ("no tiles found: photograph the tiles from above, flat or on the rack, "
                       "filling most of the picture")
-        return
+        return hand
     hand.tiles = " ".join(str(r.tile) + ("" if r.sure else DOUBT) for r in counted)
     doubtful = sum(1 for r in counted if not r.sure)
     if doubtful:
@@ -61,6 +68,14 @@ def read_photo(data: bytes, name: str, hand: SeatHand) -> None:
         shown = cv2.resize(shown, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
     ok, jpeg = cv2.imencode(".jpg", shown, [cv2.IMWRITE_JPEG_QUALITY, 80])
     hand.picture = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode()
+    return hand
+
+
+def evidence(hands: dict[str, SeatHand]) -> dict[str, dict]:
+    """What a result scored from hands keeps (its ``tiles``): each seat's tiles as a
+    person checked them, whether it melded, and its photo's SHA-256 (None: typed)."""
+    return {seat: {"hand": h.tiles, "melded": h.melded, "photo": h.photo}
+            for seat, h in hands.items()}
 
 
 def score_hands(hands: dict[str, SeatHand]) -> tuple[dict[str, float], list[str]]:

@@ -134,15 +134,19 @@ class Competition:
         return self.format.open_tables(self.settings, self.entries())
 
     def record_table(self, round_no: int, table: int, scores: dict[str, float],
-                     by: str) -> list[Entry]:
+                     by: str, tiles: dict[str, Any] | None = None) -> list[Entry]:
         """Record one table's result, checked like any entry (the round and table must
         still be open: a result entered twice is refused). With double entry it is a
         report, and the result is recorded once two reports agree; the entries stored
-        are returned (a lone report: the result is not in yet)."""
+        are returned (a lone report: the result is not in yet). ``tiles``: what the
+        scores were made from, kept in the entry (Rummikub: each seat's tiles left as a
+        person checked them, and the SHA-256 of its photo kept in the store)."""
         if (round_no, table) not in {(r, t) for r, t, _ in self.open_tables()}:
             raise KangleError(f"round {round_no} table {table} is not open for a result "
                               "(already entered, or not seated yet)")
         data = self.format.result_entry(round_no, table, scores)
+        if tiles:
+            data["tiles"] = tiles
         if not self.settings.get("double_entry"):
             return self.record("result", data, by)
         stored = self.record("report", data, by)

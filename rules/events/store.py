@@ -13,6 +13,7 @@ and the new entry are one atomic step, and two stations entering at once lose no
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Callable
@@ -61,6 +62,14 @@ keys_table = sa.Table(  # each event's secret: the web station's table links der
     sa.Column("key", sa.String(64), nullable=False),
 )
 
+photos_table = sa.Table(  # photos behind entries (tiles left in a hand), kept as sent
+    "kangle_photos", metadata,
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("kangle_events.id"), primary_key=True),
+    sa.Column("sha256", sa.String(64), primary_key=True),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Column("kept_at", sa.String(40), nullable=False),
+)
+
 _SETUP_LOCK = 0x6B616E67  # PostgreSQL advisory lock key held while the schema is set up
 _TRIGGERS = {
     "sqlite": [
@@ -68,12 +77,19 @@ _TRIGGERS = {
         "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
         "CREATE TRIGGER IF NOT EXISTS kangle_entries_no_delete BEFORE DELETE ON kangle_entries "
         "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
+        "CREATE TRIGGER IF NOT EXISTS kangle_photos_no_update BEFORE UPDATE ON kangle_photos "
+        "BEGIN SELECT RAISE(ABORT, 'kept photos are never changed'); END",
+        "CREATE TRIGGER IF NOT EXISTS kangle_photos_no_delete BEFORE DELETE ON kangle_photos "
+        "BEGIN SELECT RAISE(ABORT, 'kept photos are never changed'); END",
     ],
     "postgresql": [
         "CREATE OR REPLACE FUNCTION kangle_append_only() RETURNS trigger AS $$ BEGIN "
         "RAISE EXCEPTION 'the event log is append-only'; END $$ LANGUAGE plpgsql",
         "DROP TRIGGER IF EXISTS kangle_entries_append_only ON kangle_entries",
         "CREATE TRIGGER kangle_entries_append_only BEFORE UPDATE OR DELETE ON kangle_entries "
+        "FOR EACH ROW EXECUTE FUNCTION kangle_append_only()",
+        "DROP TRIGGER IF EXISTS kangle_photos_append_only ON kangle_photos",
+        "CREATE TRIGGER kangle_photos_append_only BEFORE UPDATE OR DELETE ON kangle_photos "
         "FOR EACH ROW EXECUTE FUNCTION kangle_append_only()",
     ],
 }
@@ -235,6 +251,29 @@ class EventStore:
             except IntegrityError:
                 continue
         raise KangleError("could not read the event's secret key: try again", exit_code=3)
+
+    # -- photos --------------------------------------------------------------------------
+    def keep_photo(self, event: EventInfo, data: bytes) -> str:
+        """Keep a photo an entry will name (by its SHA-256, hex, returned); the same photo
+        sent twice is kept once. Photos, like entries, are never changed or deleted."""
+        digest = hashlib.sha256(data).hexdigest()
+        try:
+            with self._failing("write to", "the photo was not kept"), self.engine.begin() as conn:
+                kept = conn.execute(sa.select(photos_table.c.sha256).where(
+                    (photos_table.c.event_id == event.id) &
+                    (photos_table.c.sha256 == digest))).first()
+                if kept is None:
+                    conn.execute(photos_table.insert().values(
+                        event_id=event.id, sha256=digest, data=data, kept_at=_now()))
+        except IntegrityError:
+            pass  # another station kept the same photo at the same moment
+        return digest
+
+    def photo(self, event: EventInfo, digest: str) -> bytes | None:
+        with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
+            return conn.execute(sa.select(photos_table.c.data).where(
+                (photos_table.c.event_id == event.id) &
+                (photos_table.c.sha256 == digest))).scalar()
 
     # -- entries -------------------------------------------------------------------------
     def entries(self, event: EventInfo) -> list[Entry]:
