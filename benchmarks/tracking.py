@@ -20,8 +20,9 @@ default) are numbered: shot k draws from its own seed, HELD_OUT + k, and its ven
 be split over processes (``--start``) and no one looks at them while changing the
 tracker. The report breaks the calls down by shot kind and names the rules of the wrong
 ones, and counts the wrong calls that did not ask the referee to confirm — the silent
-ones. ``--gallery DIR`` writes, for each wrong call, a GIF of the shot beside what the
-truth and the camera said.
+ones, and those wrong only in info lines (the game, the score and the turn right). ``--gallery
+DIR`` writes, for each wrong call, a GIF of the shot beside what the truth and the camera
+said, and the same text in a .txt file.
 """
 
 from __future__ import annotations
@@ -169,8 +170,10 @@ def gallery(folder: Path, name: str, kind: str, frames, truth, seen, said,
         small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         panel = draw_lines(blank, [f"t = {t:+.2f} s", *text], (6, 4), 11, (255, 255, 255), 468)
         pictures.append(Image.fromarray(np.hstack([small, panel])[:, :, ::-1]))
-    pictures[0].save(folder / f"{name.replace(' ', '-')}-{kind}.gif", save_all=True,
-                     append_images=pictures[1:], duration=67, loop=0)
+    stem = folder / f"{name.replace(' ', '-')}-{kind}"
+    pictures[0].save(stem.with_suffix(".gif"), save_all=True, append_images=pictures[1:],
+                     duration=67, loop=0)
+    stem.with_suffix(".txt").write_text("\n".join(text) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -191,6 +194,7 @@ def main() -> None:
     render = Renderer(BOARD)
     oracle = PhysicsOracle(BOARD, PhysicsProfile())  # as `kangle referee` has it
     counts = dict(first=0, cushion_first=0, holes=0, calls=0, confirm=0, shots=0, silent=0,
+                  info_only=0, silent_decisive=0,
                   unrecorded=0, told=0)
     by_kind = {kind: [0, 0] for kind in KINDS}  # shots, calls equal to the truth
     wrong_rules: Counter = Counter()
@@ -266,6 +270,12 @@ def main() -> None:
             truth_said, camera_said = _calls(true_calls, state), _calls(said, state)
             differ = set((truth_said - camera_said) + (camera_said - truth_said))
             wrong_rules.update({rule for rule, _, _ in differ} or {"(no record)"})
+            # wrong only in info lines (who the 廢子 touched, say): the game, the score
+            # and whose turn it is are as the truth has them
+            info_only = seen is not None and bool(differ) and all(
+                kind == "info" for _, kind, _ in differ)
+            counts["info_only"] += info_only
+            counts["silent_decisive"] += not flagged and not info_only
             if args.gallery:
                 name = f"held-out shot {k}" if args.seed is None else f"seed {args.seed} shot {k}"
                 gallery(args.gallery, name, kind, frames, truth, seen, said, true_calls)
@@ -287,6 +297,11 @@ def main() -> None:
           f"of those, asking the referee to confirm {asked:.3f}")
     print(f"  wrong calls not flagged for confirmation {counts['silent'] / n:.3f}  "
           "(target <= 0.005)")
+    wrong = n - counts["calls"]
+    print(f"  of the {wrong} wrong calls, {counts['info_only']} differ only in info lines "
+          "(the game, score and turn as the truth has them); wrong in what the game does "
+          f"{(wrong - counts['info_only']) / n:.3f}, of those not flagged "
+          f"{counts['silent_decisive'] / n:.3f}")
     print(f"  shots with no record {counts['unrecorded']}, of which the referee was told "
           f"\"not followed, enter it by hand\" {counts['told']} (counted flagged)")
     print("  by shot kind (calls equal / shots): " + ", ".join(
