@@ -323,3 +323,36 @@ def test_a_maybe_piece_on_the_rim_is_taken_only_for_a_piece_that_left_the_table(
     seen = tracker.record()
     said = [e for e in (*seen.exits, *seen.pockets) if e.piece == "B07"]
     assert all(getattr(e, "where", "") != "rim" and e.confidence < 0.9 for e in said)
+
+
+def test_a_piece_rolling_to_rest_where_another_fell_into_a_hole_is_not_that_one_back():
+    """B05 drops into the south-west hole; B06 then rolls to rest just where B05 was last
+    seen, at the hole's lip. The piece seen there is B06, still followed: B05 stays
+    pocketed, not brought back (which left the pocket uncalled and two pieces sharing
+    one disc — seen on held-out shots 4823 and 5290)."""
+    empty = gone(started("red"), *started().left("red"), *started().left("black"))
+    state = put(put(empty, "B05", (-265.0, 0.0)), "B06", (150.0, -300.0))
+    truth = simulate(state, Stroke("red", "SW", 89.0, 3.0), BOARD, PHYSICS)
+    assert [(p.piece, p.hole) for p in truth.pockets] == [("B05", "SW")]
+    timeline = Timeline.of(truth, board=BOARD)
+    steps = [k / 60.0 for k in range(-6, int((truth.duration + 0.6) * 60))]
+    where = [(t, timeline.positions(max(t, 0.0)).get("B05")) for t in steps]
+    seen_at = [(t, p) for t, p in where if p is not None and BOARD.region(*p) != "hole"]
+    vanished, (lx, ly) = seen_at[-1]
+    rest, start = (lx + 3.0, ly + 3.0), (150.0, -300.0)
+    tracker = ShotTracker(state, "red", BOARD)
+    for t in steps:
+        dets = []
+        for piece, (x, y) in timeline.positions(max(t, 0.0)).items():
+            if piece == "B06":  # still until B05 is gone, then rolling to the lip
+                k = min(max((t - vanished - 0.05) / 0.4, 0.0), 1.0)
+                x, y = start[0] + k * (rest[0] - start[0]), start[1] + k * (rest[1] - start[1])
+            if BOARD.region(x, y) == "hole":
+                continue
+            dets.append(Detection(colour_of(piece), "striker" if is_striker(piece) else "piece",
+                                  x, y, "surface", 1.0))
+        tracker.update(t, dets)
+    seen = tracker.record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("B05", "SW")]
+    assert "B05" not in seen.final
+    assert math.hypot(seen.final["B06"][0] - rest[0], seen.final["B06"][1] - rest[1]) < 3.0

@@ -159,9 +159,13 @@ class ShotTracker:
                     dist = math.hypot(d.x - px, d.y - py)
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
                         dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
-                    if dist < gate:
-                        pairs.append((dist, i, tr.id))
-            for _, i, tid in sorted(pairs):
+                    # a piece thought gone (into a hole, off the table) is seen again
+                    # only in a detection no piece still followed claims: one coming to
+                    # rest where another vanished is that piece, not the lost one back
+                    lost = tr.gone is not None and tr.gone.kind != "rim"
+                    if dist < gate and not (lost and reach is not None):
+                        pairs.append((lost, dist, i, tr.id))
+            for _, _, i, tid in sorted(pairs):
                 if i in used_d or tid in used_t:
                     continue
                 used_d.add(i)
