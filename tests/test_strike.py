@@ -116,6 +116,22 @@ def test_a_striker_passing_a_millimetre_wide_of_a_piece_did_not_touch_it():
     assert first(seen) == first(truth) != "B05"
 
 
+def test_a_piece_grazed_past_the_lines_spread_is_the_first_contact_asked_to_confirm():
+    # the striker's edge overlaps R05 by half a millimetre 250 mm out, then runs on to the
+    # north-east: no line within the fit's spread meets R05, but the frames show R05
+    # start moving as the striker passes it. That graze decides 7.1 (an own piece struck
+    # first is a 廢子): the first contact is R05, and the referee is asked to confirm.
+    sx, sy = BOARD.circle_centre("SW")
+    touch = BOARD.striker_radius + BOARD.piece_radius - 0.5
+    u = (math.cos(math.radians(45)), math.sin(math.radians(45)))
+    piece = (sx + 250.0 * u[0] - touch * u[1], sy + 250.0 * u[1] + touch * u[0])
+    truth, seen = follow(put(EMPTY, "R05", piece), Stroke("red", "SW", 45.0, 3.0))
+    assert first(truth) == "R05"
+    assert first(seen) == "R05"
+    assert seen.contacts_of("RS")[0].confidence < 0.9  # the line and the frames disagree
+    assert abs(seen.contacts_of("RS")[0].t - truth.contacts_of("RS")[0].t) < 0.03
+
+
 def test_the_first_contact_is_confirmed_by_the_piece_starting_to_move():
     sx, sy = BOARD.circle_centre("SW")
     state = put(EMPTY, "R05", (sx + 200.0, sy + 205.0))

@@ -46,6 +46,8 @@ RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
 LOST_STRIKER = 0.5  # s a resting striker may be out of sight before the referee is asked
 HIDDEN = 0.65  # the most in a first contact that may lie where the striker went unseen
+SURE_HIT = 0.95  # a piece set moving with no other mover near it: what moved it is sure
+GRAZE = 0.8  # a first contact the frames show and the striker's fitted line misses
 
 
 class ShotOracle(Protocol):
@@ -463,21 +465,26 @@ class ShotTracker:
 
     def _contacts(self, st: Track, circle: str, strike: Strike | None,
                   t0: float) -> list[Contact]:
-        out: list[Contact] = []
-        first = self._striker_first(strike, circle)
-        if first:
-            out.append(first)
+        hits: list[Contact] = []  # each piece set moving, by what came nearest it then
         for tr in self.tracks.values():
             start = tr.moved_at()
             if tr.id == self.striker or start is None:
                 continue
             found = self._hitter(tr, start)
-            if found is None:
-                continue
-            hitter, sure = found
-            if not (first and {first.a, first.b} == {hitter, tr.id}):
+            if found is not None:
                 t = max(start - t0 - 0.5 * self.frame, 0.0)  # between two frames
-                out.append(Contact(round(t, 4), hitter, tr.id, confidence=sure))
+                hits.append(Contact(round(t, 4), found[0], tr.id, confidence=found[1]))
+        first = self._striker_first(strike, circle)
+        grazed = [c for c in hits if self.striker in (c.a, c.b) and c.confidence >= SURE_HIT
+                  and first is not None and c.t < first.t - self.frame]
+        if grazed:
+            # a piece seen set moving by the striker before the line's first contact: a
+            # graze the line's spread did not reach. The frames and the line disagree, so
+            # the referee is asked to confirm.
+            c = min(grazed, key=lambda c: c.t)
+            first = Contact(c.t, self.striker, c.other(self.striker), confidence=GRAZE)
+        out: list[Contact] = [first] if first else []
+        out += [c for c in hits if not (first and {first.a, first.b} == {c.a, c.b})]
         out.extend(self._moving_touches(t0, out))
         for tr in self.tracks.values():
             out.extend(self._cushions(tr, t0, skip_first=first if tr.id == self.striker
