@@ -142,8 +142,10 @@ class ShotTracker:
         used_d: set[int] = set()
         used_t: set[str] = set()
         # First the pieces near where they were (most stand still); then any jump a piece
-        # could have made since (it may have been hit between two frames), nearest first.
-        for reach in (15.0, None):
+        # could have made since (it may have been hit between two frames), nearest first;
+        # last, a piece still unmatched takes a detection of the other kind near it (two
+        # discs touching measure as one larger or smaller: a piece read as a striker).
+        for reach, any_kind in ((15.0, False), (None, False), (15.0, True)):
             pairs = []
             for i, d in enumerate(dets):
                 if i in used_d:
@@ -152,7 +154,7 @@ class ShotTracker:
                     continue  # a piece that stands still, not where a moving one went
                 for tr in live:
                     if tr.id in used_t or tr.colour != d.colour or (
-                            (tr.kind == "striker") != (d.kind == "striker")):
+                            (tr.kind == "striker") != (d.kind == "striker") and not any_kind):
                         continue
                     if d.weak and not self._left(tr):
                         continue  # a maybe-piece on the rim: only for one that left
