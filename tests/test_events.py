@@ -4,6 +4,7 @@ Store tests run against SQLite and, when KANGLE_TEST_DATABASE_URL names one, aga
 real PostgreSQL server (.ci/run starts one on loopback)."""
 
 import csv
+import hashlib
 import io
 import os
 import random
@@ -48,6 +49,21 @@ def test_entries_are_append_only_in_the_database(where):
     with comp.store.engine.connect() as conn, pytest.raises(sa.exc.DBAPIError,
                                                             match="append-only"):
         conn.execute(sa.text("DELETE FROM kangle_entries"))
+    comp.close()
+
+
+def test_photos_behind_entries_are_kept_once_and_never_changed(where):
+    comp = new(where, "kangle", ["Ann", "Bo"])
+    photo = bytes(range(256)) * 40
+    digest = comp.store.keep_photo(comp.event, photo)
+    assert digest == hashlib.sha256(photo).hexdigest()
+    assert comp.store.keep_photo(comp.event, photo) == digest  # sent again: kept once
+    assert comp.store.photo(comp.event, digest) == photo
+    assert comp.store.photo(comp.event, "0" * 64) is None
+    for statement in ("UPDATE kangle_photos SET data = data", "DELETE FROM kangle_photos"):
+        with comp.store.engine.connect() as conn, pytest.raises(sa.exc.DBAPIError):
+            conn.execute(sa.text(statement))
+    assert comp.store.photo(comp.event, digest) == photo
     comp.close()
 
 
