@@ -289,6 +289,8 @@ class Fuzzer:
         bad = rng.choice(sorted(fields))
         fields[bad] = rng.choice(HOSTILE_FIELDS)
         route, files = f"/t/{code}", None
+        if rng.random() < 0.3:  # the organiser's desk: any action, any entry typed
+            return self._desk_case(where, rng)
         if rng.random() < 0.5:  # the tiles form: typed hands, a photo, an action
             route = f"/t/{code}/hands"
             fields = {f"tiles-{i}": rng.choice(HOSTILE_FIELDS) for i in range(4)}
@@ -310,6 +312,38 @@ class Fuzzer:
             return 0 if recorded or (answer.status_code == 200 and not surely) else 2
 
         return Case("web form", [route, json.dumps(fields)[:200]], bad, surely, post)
+
+
+    @staticmethod
+    def _desk_case(where: str, rng) -> Case:
+        """An organiser's form posted at the desk with hostile fields: whatever is typed,
+        the desk answers with a page (a refusal says why), never a server error."""
+        from starlette.testclient import TestClient
+
+        from web.app import create_app
+
+        entry = {"round": 1, "table": 1, "scores": {"Ann": 30, "Bo": -10, "Cy": -10,
+                                                      "Di": -10}}
+        fields = {"action": rng.choice(["record", "correct", "void", "draw", "", "x" * 99]),
+                  "kind": rng.choice(["result", "register", "void", "draw", "report", "",
+                                      "<b>", "x" * 300]),
+                  "data": rng.choice([json.dumps(entry), "{", "[]", "null", "1e999",
+                                      '{"name": "' + "\u202e" * 50 + '"}', "[" * 50_000,
+                                      '{"round": 1e308, "table": -1, "scores": {}}',
+                                      *HOSTILE_FIELDS]),
+                  "seq": rng.choice(["1", "4", "99999999999999999999999", *HOSTILE_FIELDS]),
+                  "reason": rng.choice(HOSTILE_FIELDS),
+                  "round": rng.choice(["1", "2", "0", *HOSTILE_FIELDS])}
+
+        def post() -> int:
+            with TestClient(create_app(where, "fuzz-organiser")) as client:  # errors raise
+                desk = client.post("/o/login", data={"password": "fuzz-organiser"}).text
+                token = desk.split('name="form_token" value="')[1].split('"')[0]
+                answer = client.post("/o/act", data={**fields, "form_token": token})
+            return 0 if answer.status_code in (200, 422) else 2
+
+        return Case("web desk", ["/o/act", json.dumps(fields)[:200]],
+                    f"desk form {json.dumps(fields)[:120]}", False, post)
 
 
 def _sensible_score(text: str) -> bool:
