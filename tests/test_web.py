@@ -4,6 +4,7 @@
 import json
 import re
 import threading
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,11 @@ def test_a_table_enters_its_result_from_a_phone_and_the_standings_show_it(cup):
     assert winner["rank"] == 1
     # the player's page lists the entry behind the figure
     assert "web: table 1" in client.get(f"/players/{seats[0]}").text
+    # the round's page: who sits where, which results are in
+    rounds = client.get("/rounds").text
+    assert "Round 1 — table 1" in rounds and all(s in rounds for s in seats)
+    assert re.search(r"table 1</td>.*?<td>in</td>", rounds, re.S)
+    assert re.search(r"table 2</td>.*?<td>awaited</td>", rounds, re.S)
 
 
 def test_table_links_open_only_their_own_table_and_cannot_be_guessed(cup):
@@ -92,12 +98,15 @@ def test_the_printed_sheets_carry_each_tables_link_and_are_the_organisers_only(c
     wrong = client.post("/o/login", data={"password": PASSWORD[:-1]})
     assert wrong.status_code == 401 and "That is not the" in wrong.text
     signed_in(client)
+    before = date.today()
     sheets = client.get("/o/sheets", params={"round": 1})
+    days = {before, date.today()}  # the page printed at midnight may carry either
     assert sheets.status_code == 200
     for code, seats in tables.values():
         assert f"{code[:5]}-{code[5:]}" in sheets.text and "<svg" in sheets.text
         assert all(s in sheets.text for s in seats)
     assert "Round 1 — table 2" in sheets.text
+    assert any(f"{d.day} {d:%B %Y}" in sheets.text for d in days)  # the date it was printed
     # signed out, the sheets are shut again
     client.post("/o/logout")
     assert client.get("/o/sheets?round=1", follow_redirects=False).status_code == 303

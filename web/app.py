@@ -38,6 +38,7 @@ from web.queue import ReadingQueue
 MAX_SCORE = 100_000  # no table's score in any supported game is this large
 MAX_PHOTO = 20_000_000  # bytes: a phone photo is a few megabytes
 QUEUE_REFRESH_S = 2  # how often a phone waiting for its photos asks again
+MAX_ROUNDS = 100  # rounds looked for on the rounds page (no format has more)
 
 
 def create_app(where: str, password: str, clock: Callable[[], float] = time.monotonic,
@@ -86,6 +87,26 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
                             message="This event has no knockout tree.", link="/")
             return page(request, "bracket.html", title=comp.event.name, rounds=rounds,
                         poll_ms=POLL_MS)
+        finally:
+            comp.close()
+
+    def rounds(request: Request) -> Response:
+        """Each round seated so far: its tables, who sits at each, and whether the
+        table's result is in (for the formats entered table by table)."""
+        comp = event()
+        try:
+            open_now = {(r, t) for r, t, _ in comp.open_tables()}
+            seated = []
+            for round_no in range(1, MAX_ROUNDS + 1):
+                try:
+                    printed = comp.sheets(round_no)
+                except KangleError:
+                    break
+                seated.append((round_no, [
+                    (sheet, None if not comp.takes_table_results else
+                     (round_no, number) not in open_now)
+                    for number, sheet in enumerate(printed, start=1)]))
+            return page(request, "rounds.html", title=comp.event.name, rounds=seated)
         finally:
             comp.close()
 
@@ -267,6 +288,7 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         Route("/", standings),
         Route("/standings/part", standings_part),
         Route("/standings.json", standings_json),
+        Route("/rounds", rounds),
         Route("/players/{name}", player),
         Route("/bracket", bracket),
         Route("/enter", enter),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import date
 
 import segno
 from starlette.concurrency import run_in_threadpool
@@ -135,8 +136,10 @@ def desk_routes(event: Callable[[], Competition], organiser: Organiser,
                     card.update(link=link, code=spoken(code),
                                 qr=segno.make(link, error="m").svg_inline(scale=3))
                 cards.append(card)
+            today = date.today()
             return page(request, "sheets.html", title=comp.event.name, round_no=round_no,
-                        cards=cards, enter=f"{base}/enter")
+                        cards=cards, enter=f"{base}/enter",
+                        printed=f"{today.day} {today:%B %Y}")
         finally:
             comp.close()
 
