@@ -67,6 +67,9 @@ HELD_OUT = 1_000_000  # held-out shot k: random.Random(HELD_OUT + k); no tuning 
 KINDS = ("break", "cut", "cushion", "own", "flyoff")
 
 
+ROLLING_READOUT = 0.7  # of the frame interval: a webcam's sensor read top to bottom
+
+
 def random_shot(rng: random.Random):
     kind = rng.choice(KINDS)
     physics = replace(PhysicsProfile(), trajectory_rate=240)
@@ -189,6 +192,9 @@ def main() -> None:
     parser.add_argument("--webcam", action="store_true",
                         help="film like a real webcam: mains-light flicker and auto-exposure "
                              "drift, each shot its own (vision.video.Webcam)")
+    parser.add_argument("--rolling", action="store_true",
+                        help="film with a rolling shutter: the rows read top to bottom over "
+                             f"{ROLLING_READOUT:g} of the frame interval")
     args = parser.parse_args()
     nrng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
@@ -215,7 +221,8 @@ def main() -> None:
         tracker = ShotTracker(state, "red", BOARD, oracle)
         frames = film_shot(render, camera, truth, args.fps, replace(look, seed=k),
                            webcam=Webcam.random(np.random.default_rng(HELD_OUT + k))
-                           if args.webcam else None)
+                           if args.webcam else None,
+                           readout=ROLLING_READOUT / args.fps if args.rolling else 0.0)
         for t, image in frames:
             start = time.perf_counter()
             found = detector.detect(image, rim_too=tracker.wants_rim)  # as kangle referee
@@ -284,7 +291,8 @@ def main() -> None:
     which = (f"tuning run, seed {args.seed}" if args.seed is not None else
              f"held-out shots {args.start}-{args.start + args.shots - 1}")
     filmed = "motion blur, noise, random venues" + (
-        ", mains flicker and exposure drift" if args.webcam else "")
+        ", mains flicker and exposure drift" if args.webcam else "") + (
+        ", rolling shutter" if args.rolling else "")
     print(f"{n} shots at {args.fps:g} fps ({filmed}; {which})")
     print(f"  striker's first contact right      {counts['first'] / n:.3f}  (target >= 0.985)")
     print(f"  cushion-before-contact right       {counts['cushion_first'] / n:.3f}  "

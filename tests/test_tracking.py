@@ -2,6 +2,7 @@
 records are the truth."""
 
 import json
+import math
 from dataclasses import replace
 
 import cv2
@@ -20,6 +21,7 @@ from rules.errors import KangleError
 from rules.game import lag
 from rules.gamelog import GameLog
 from rules.state import initial_state
+from rules.timeline import Timeline
 from tests.kit import gone, put, started
 from vision.detect import Detector
 from vision.render import Look, Renderer, random_camera
@@ -94,6 +96,41 @@ def test_a_flickering_drifting_webcam_still_sees_the_shot(venue):
         first = seen.contacts_of("RS")[0]
         assert (first.other("RS"), first.confidence >= 0.9) == ("B05", True), fps
         assert {p.piece for p in seen.pockets} == {p.piece for p in truth.pockets}
+
+
+def test_a_rolling_shutter_shows_a_fast_piece_where_it_was_when_its_rows_were_read(venue):
+    # the sensor's rows are read top to bottom over 12 ms: the striker, crossing at 3 m/s,
+    # is seen where it was at the frame's time plus its row's share of the readout
+    # (closed form: readout x (row / height - 1/2), up to 18 mm from where a global
+    # shutter shows it); and the tracker still calls the shot
+    camera, look, cal = venue
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B05", (-265.0, 0.0))
+    stroke = Stroke("red", "SW", 90.0, 3.0)
+    record = simulate(state, stroke, BOARD, PHYSICS)
+    readout, detector = 0.012, Detector(cal)
+    timeline = Timeline.of(record, board=BOARD)
+    frames = film_shot(RENDER, camera, record, 60, look, moments=2, readout=readout)
+    rolling, global_ = [], []
+    for t, image in frames:
+        if not 0.005 <= t <= 0.065:  # the striker at full speed, before it meets B05
+            continue
+        near = [d for d in detector.detect(image) if d.colour == "red" and
+                math.dist((d.x, d.y), timeline.positions(t)["RS"]) < 40.0]
+        if not near:  # a blur too faint to find in this frame
+            continue
+        d = near[0]
+        row = camera.project(np.array([[d.x, d.y, 0.0]]))[0, 1]
+        read = t + readout * (row / image.shape[0] - 0.5)
+        rolling.append(math.dist((d.x, d.y), timeline.positions(read)["RS"]))
+        global_.append(math.dist((d.x, d.y), timeline.positions(t)["RS"]))
+    assert len(rolling) >= 3 and max(rolling) < 3.0 and min(global_) > 3.0
+    tracker = ShotTracker(state, "red", BOARD)
+    for t, image in frames:
+        tracker.update(t, detector.detect(image, rim_too=tracker.wants_rim))
+    seen = tracker.record()
+    assert seen.contacts_of("RS")[0].other("RS") == "B05"
+    assert {p.piece for p in seen.pockets} == {p.piece for p in record.pockets}
 
 
 def test_cushion_before_the_piece_is_seen(venue):

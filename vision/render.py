@@ -237,17 +237,25 @@ class Renderer:
         hidden = self._occluders(img, camera, pieces, look, rng) if look.occluders else set()
         return self._finish(img, camera, pieces, hidden, look, rng)
 
-    def film(self, camera: Camera, frames: list[dict[str, tuple[float, float]]],
-             look: Look | None = None) -> list[np.ndarray]:
+    def film(self, camera: Camera, frames: list, look: Look | None = None,
+             bands: int = 1) -> list[np.ndarray]:
         """One image per exposure; each exposure is a list of piece positions at moments
-        within it (their average is the motion blur of a moving piece)."""
+        within it (their average is the motion blur of a moving piece). A rolling shutter
+        (``bands`` > 1) reads the image's rows one after another: each exposure is then
+        ``bands`` such lists, one per horizontal band of the image from the top, each
+        band's moments later than the one above it."""
         look = look or Look()
         rng = np.random.default_rng(look.seed)
         out = []
-        for moments in frames:
-            img = sum(self._pieces_on_board(camera, m, look, None) for m in moments)
-            img /= len(moments)
-            out.append(self._finish(img, camera, moments[-1], set(), look, rng).image)
+        for exposure in frames:
+            groups = exposure if bands > 1 else [exposure]
+            layers = [sum(self._pieces_on_board(camera, m, look, None) for m in g) / len(g)
+                      for g in groups]
+            edges = np.linspace(0, layers[0].shape[0], len(layers) + 1).astype(int)
+            img = np.concatenate([layer[a:b] for layer, a, b in
+                                  zip(layers, edges[:-1], edges[1:], strict=True)])
+            middle = groups[len(groups) // 2]
+            out.append(self._finish(img, camera, middle[-1], set(), look, rng).image)
         return out
 
     def _pieces_on_board(self, camera, pieces, look, rotations) -> np.ndarray:

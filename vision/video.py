@@ -14,6 +14,8 @@ from rules.shot import ShotRecord
 from rules.timeline import Timeline
 from vision.render import Look, Renderer
 
+ROLLING_BANDS = 8  # bands of rows a rolling shutter is filmed in (each its own moment)
+
 
 @dataclass(frozen=True)
 class Webcam:
@@ -41,21 +43,28 @@ class Webcam:
 
 def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float = 60.0,
               look: Look | None = None, exposure: float = 0.25, moments: int = 3,
-              lead: float = 0.1, tail: float = 0.4,
-              webcam: Webcam | None = None) -> list[tuple[float, np.ndarray]]:
+              lead: float = 0.1, tail: float = 0.4, webcam: Webcam | None = None,
+              readout: float = 0.0) -> list[tuple[float, np.ndarray]]:
     """Frames (time in s from the strike, image) from ``lead`` before the strike to
     ``tail`` after rest. Each frame averages ``moments`` instants spread over the
     exposure, a fraction of the frame interval (0.25: a 1/240 s shutter at 60 fps, as a
     referee's webcam should be set): a fast piece is a blur. ``webcam`` adds flicker
-    and exposure drift."""
+    and exposure drift. ``readout`` (s) > 0 films with a rolling shutter, as most
+    webcams' sensors are read: the top row at the frame's time minus half of it, the
+    bottom row plus half (in ROLLING_BANDS bands), so a fast piece is seen where it was
+    when its rows were read."""
     timeline = Timeline.of(record, board=renderer.board)
     dt = 1.0 / fps
     times = np.arange(-lead, record.duration + tail, dt)
+    bands = ROLLING_BANDS if readout > 0 else 1
+    shifts = [readout * ((b + 0.5) / bands - 0.5) for b in range(bands)]
     exposures = []
     for t in times:
         instants = [t + dt * exposure * (k / max(moments - 1, 1) - 0.5) for k in range(moments)]
-        exposures.append([timeline.positions(max(0.0, s)) for s in instants])
-    images = renderer.film(camera, exposures, look)
+        per_band = [[timeline.positions(max(0.0, s + shift)) for s in instants]
+                    for shift in shifts]
+        exposures.append(per_band if bands > 1 else per_band[0])
+    images = renderer.film(camera, exposures, look, bands)
     if webcam is not None:
         images = [cv2.convertScaleAbs(img, alpha=webcam.gain(t)) for t, img in
                   zip(times.tolist(), images, strict=True)]
