@@ -52,8 +52,13 @@ def test_a_table_enters_its_result_from_a_phone_and_the_standings_show_it(cup):
     scores = {seats[0]: "30", seats[1]: "-10", seats[2]: "-10", seats[3]: "-10"}
     ok = client.post(f"/t/{code}", data={f"score-{i}": scores[s] for i, s in enumerate(seats)})
     assert ok.status_code == 200 and "recorded" in ok.text
-    # the link is spent: the table's result cannot be entered twice
-    assert client.get(f"/t/{code}").status_code == 404
+    # the link is spent: the table's result cannot be entered twice, and the phone is told
+    # so (not counted as a wrong code: a whole room re-sending cannot lock anyone out)
+    spent = client.get(f"/t/{code}")
+    assert spent.status_code == 409 and "already in" in spent.text
+    for _ in range(25):
+        client.get(f"/t/{code}")
+    assert client.get(f"/t/{tables[2][0]}").status_code == 200
     part = client.get("/standings/part").text
     assert seats[0] in part
     data = client.get("/standings.json").json()
@@ -335,7 +340,7 @@ def test_double_entry_records_a_result_only_when_two_people_agree(tmp_path):
     assert len(result) == 1 and result[0].data["scores"][seats[0]] == 30
     assert result[0].by == "double entry: two reports agreed"
     comp.close()
-    assert client.get(f"/t/{code}").status_code == 404  # spent
+    assert client.get(f"/t/{code}").status_code == 409  # spent: the result is in
 
 
 def test_a_report_without_double_entry_is_refused(cup):

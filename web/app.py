@@ -26,6 +26,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from rules.errors import KangleError
+from rules.events.common import whole
 from rules.events.competition import Competition
 from rules.fields import is_number
 from web.desk import desk_routes
@@ -140,15 +141,9 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         """The table's form (GET), or its result entered (POST: ``form``)."""
         comp = event()
         try:
-            if wrong.refused(client(request)):
-                return too_many(request, comp.event.name)
-            found = find_table(comp.store.secret(comp.event), request.path_params["code"],
-                               comp.open_tables())
-            if found is None:
-                wrong.note(client(request))
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message="No open table has this code: its result is already "
-                                    "in, or the code is mistyped. Ask the organiser.")
+            found = open_table(request, comp)
+            if isinstance(found, Response):
+                return found
             round_no, number, seats = found
             rummikub = comp.settings.get("game") == "rummikub"
             hands = {seat: SeatHand() for seat in seats}
@@ -254,18 +249,36 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         finally:
             comp.close()
 
-    def rummikub_table(request: Request, comp: Competition):
-        """The open Rummikub table the request's code opens, or the page that says why
-        not (a wrong code counts against the client)."""
+    def open_table(request: Request, comp: Competition):
+        """The open table (round, table, seats) the request's code opens, or the page
+        that says why not. A code that is no table's counts against the client (wrong
+        codes are rate-limited); the code of a table whose result is in does not."""
         if wrong.refused(client(request)):
             return too_many(request, comp.event.name)
-        found = find_table(comp.store.secret(comp.event), request.path_params["code"],
-                           comp.open_tables())
-        if found is None:
-            wrong.note(client(request))
-        if found is None or comp.settings.get("game") != "rummikub":
+        key, code = comp.store.secret(comp.event), request.path_params["code"]
+        found = find_table(key, code, comp.open_tables())
+        if found is not None:
+            return found
+        done = [(e.data.get("round"), e.data.get("table"), []) for e in comp.entries()
+                if e.kind == "result"]
+        spent = find_table(key, code, [d for d in done if all(map(whole, d[:2]))])
+        if spent is not None:
+            return page(request, "message.html", 409, title=comp.event.name,
+                        message=f"Round {spent[0]}, table {spent[1]}: the result is already "
+                                "in. To change it, ask the organiser (a correction).",
+                        link="/")
+        wrong.note(client(request))
+        return page(request, "message.html", 404, title=comp.event.name,
+                    message="No open table has this code: is it mistyped? It is on the "
+                            "table's score sheet; ask the organiser.")
+
+    def rummikub_table(request: Request, comp: Competition):
+        """The open Rummikub table the request's code opens, or the page that says why
+        not."""
+        found = open_table(request, comp)
+        if not isinstance(found, Response) and comp.settings.get("game") != "rummikub":
             return page(request, "message.html", 404, title=comp.event.name,
-                        message="No open Rummikub table has this code.")
+                        message="This event's tables enter scores, not tiles.")
         return found
 
     def table_page(request: Request, comp: Competition, found, held: dict[str, SeatHand],
