@@ -49,12 +49,15 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
     tries (WrongCodes), the organiser's sessions and the photos kept in the reading queue;
     ``readers``: threads reading tile photos (default: one per core). The app's
     ``state.queue`` is that queue."""
-    Competition.open(where).close()  # refuse a missing event now, not on the first visit
+    # one store for the station's life (its pool of connections), opened now so that a
+    # missing event is refused at start; every page still reads the entries afresh
+    shared = Competition.open(where)
+    shared_key = shared.store.secret(shared.event)
     wrong = WrongCodes(clock=clock)
     queue = ReadingQueue(readers, clock)
 
     def event() -> Competition:
-        return Competition.open(where)
+        return Competition(shared.store, shared.event, owns_store=False)
 
     def standings(request: Request) -> Response:
         comp = event()
@@ -255,7 +258,7 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         codes are rate-limited); the code of a table whose result is in does not."""
         if wrong.refused(client(request)):
             return too_many(request, comp.event.name)
-        key, code = comp.store.secret(comp.event), request.path_params["code"]
+        key, code = shared_key, request.path_params["code"]
         found = find_table(key, code, comp.open_tables())
         if found is not None:
             return found

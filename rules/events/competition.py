@@ -22,8 +22,10 @@ KINDS = (*dict.fromkeys(kind for fmt in FORMATS.values() for kind in fmt.ENTRIES
 
 
 class Competition:
-    def __init__(self, store: EventStore, event: EventInfo):
-        self.store, self.event = store, event
+    def __init__(self, store: EventStore, event: EventInfo, owns_store: bool = True):
+        """The event ``event`` in ``store``; ``owns_store``: closing the competition
+        closes the store (False: a long-lived store shared by many, as a web station's)."""
+        self.store, self.event, self.owns_store = store, event, owns_store
         self.format = format_for(event.format)
         self.settings = event.settings
 
@@ -54,7 +56,8 @@ class Competition:
         return comp
 
     def close(self) -> None:
-        self.store.close()
+        if self.owns_store:
+            self.store.close()
 
     def entries(self) -> list[Entry]:
         return in_force(self.store.entries(self.event))
