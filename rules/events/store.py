@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -151,6 +152,8 @@ class EventStore:
         """Open (and set up, the first time) the store at ``url``; a SQLite writer waits
         up to ``wait_s`` seconds for another station's write to finish."""
         self.url = url
+        self._read: dict[int, list[Entry]] = {}  # event id -> its entries read so far
+        self._read_lock = threading.Lock()  # a web station reads from many threads
         try:
             if url.startswith("sqlite"):
                 self.engine = sa.create_engine(url, connect_args={"timeout": wait_s})
@@ -280,12 +283,23 @@ class EventStore:
         with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
             return self._entries(conn, event)
 
-    @staticmethod
-    def _entries(conn, event: EventInfo) -> list[Entry]:
+    def _entries(self, conn, event: EventInfo) -> list[Entry]:
+        """The event's entries in order. The log is append-only and one event's entries
+        are numbered in the order they are written (writers take the event's lock), so
+        those read before are kept parsed and only later ones are read: a station that
+        reads the log on every page reads each entry once."""
+        with self._read_lock:
+            known = self._read.get(event.id, [])
+        last = known[-1].seq if known else 0
         rows = conn.execute(sa.select(entries_table).where(
-            entries_table.c.event_id == event.id).order_by(entries_table.c.seq)).all()
-        return [Entry(r.seq, r.kind, json.loads(r.data), r.entered_by, r.entered_at,
-                      r.supersedes) for r in rows]
+            (entries_table.c.event_id == event.id) & (entries_table.c.seq > last))
+            .order_by(entries_table.c.seq)).all()
+        out = known + [Entry(r.seq, r.kind, json.loads(r.data), r.entered_by, r.entered_at,
+                             r.supersedes) for r in rows]
+        with self._read_lock:
+            if len(out) > len(self._read.get(event.id, [])):
+                self._read[event.id] = out
+        return list(out)
 
     def append(self, event: EventInfo, kind: str, data: dict[str, Any], by: str,
                supersedes: int | None = None,
