@@ -10,7 +10,7 @@ from pathlib import Path
 from kangle.tilescmd import hand_lines, read_hand_photo
 from rules.errors import KangleError
 from rules.events import kinghill, report
-from rules.events.competition import KINDS, Competition
+from rules.events.competition import EXPORTS, KINDS, Competition
 from rules.events.formats import FORMATS
 from rules.events.store import in_force
 from rules.game import replay
@@ -201,14 +201,8 @@ def _log(comp: Competition, args) -> int:
 def _export(comp: Competition, args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    s = comp.standings()
-    (out / "standings.txt").write_text(report.text(s), encoding="utf-8")
-    (out / "standings.csv").write_text(report.to_csv(s), encoding="utf-8")
-    (out / "standings.json").write_text(report.to_json(s), encoding="utf-8")
-    (out / "standings.html").write_text(report.to_html(s, comp.event.name, comp.bracket()),
-                                        encoding="utf-8")
-    (out / "log.json").write_text(json.dumps(comp.log(), indent=2, ensure_ascii=False) + "\n",
-                                  encoding="utf-8")
+    for name in EXPORTS:
+        (out / name).write_text(comp.export(name), encoding="utf-8")
     print(f"wrote standings (txt, csv, json, html) and the full log to {out}/")
     return 0
 

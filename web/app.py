@@ -51,82 +51,55 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
     ``state.queue`` is that queue."""
     # one store for the station's life (its pool of connections), opened now so that a
     # missing event is refused at start; every page still reads the entries afresh
-    shared = Competition.open(where)
-    shared_key = shared.store.secret(shared.event)
+    comp = Competition.open(where)
+    key = comp.store.secret(comp.event)
     wrong = WrongCodes(clock=clock)
     queue = ReadingQueue(readers, clock)
 
-    def event() -> Competition:
-        return Competition(shared.store, shared.event, owns_store=False)
-
     def standings(request: Request) -> Response:
-        comp = event()
-        try:
-            return page(request, "standings.html", title=comp.event.name,
-                        standings=comp.standings(), poll_ms=POLL_MS,
-                        has_bracket=bool(comp.bracket()))
-        finally:
-            comp.close()
+        return page(request, "standings.html", title=comp.event.name,
+                    standings=comp.standings(), poll_ms=POLL_MS,
+                    has_bracket=bool(comp.bracket()))
 
     def standings_part(request: Request) -> Response:
-        comp = event()
-        try:
-            return page(request, "standings_part.html", standings=comp.standings())
-        finally:
-            comp.close()
+        return page(request, "standings_part.html", standings=comp.standings())
 
     def standings_json(request: Request) -> Response:
-        comp = event()
-        try:
-            return JSONResponse(comp.standings().to_json())
-        finally:
-            comp.close()
+        return JSONResponse(comp.standings().to_json())
 
     def bracket(request: Request) -> Response:
-        comp = event()
-        try:
-            rounds = comp.bracket()
-            if not rounds:
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message="This event has no knockout tree.", link="/")
-            return page(request, "bracket.html", title=comp.event.name, rounds=rounds,
-                        poll_ms=POLL_MS)
-        finally:
-            comp.close()
+        rounds = comp.bracket()
+        if not rounds:
+            return page(request, "message.html", 404, title=comp.event.name,
+                        message="This event has no knockout tree.", link="/")
+        return page(request, "bracket.html", title=comp.event.name, rounds=rounds,
+                    poll_ms=POLL_MS)
 
     def rounds(request: Request) -> Response:
         """Each round seated so far: its tables, who sits at each, and whether the
         table's result is in (for the formats entered table by table)."""
-        comp = event()
-        try:
-            open_now = {(r, t) for r, t, _ in comp.open_tables()}
-            seated = []
-            for round_no in range(1, MAX_ROUNDS + 1):
-                try:
-                    printed = comp.sheets(round_no)
-                except KangleError:
-                    break
-                seated.append((round_no, [
-                    (sheet, None if not comp.takes_table_results else
-                     (round_no, number) not in open_now)
-                    for number, sheet in enumerate(printed, start=1)]))
-            return page(request, "rounds.html", title=comp.event.name, rounds=seated)
-        finally:
-            comp.close()
+        open_now = {(r, t) for r, t, _ in comp.open_tables()}
+        seated = []
+        for round_no in range(1, MAX_ROUNDS + 1):
+            try:
+                printed = comp.sheets(round_no)
+            except KangleError:
+                break
+            seated.append((round_no, [
+                (sheet, None if not comp.takes_table_results else
+                 (round_no, number) not in open_now)
+                for number, sheet in enumerate(printed, start=1)]))
+        return page(request, "rounds.html", title=comp.event.name, rounds=seated)
 
     def player(request: Request) -> Response:
         name = request.path_params["name"]
-        comp = event()
         try:
-            try:
-                entries = comp.trace(name)
-            except KangleError as exc:
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message=str(exc))
-            return page(request, "player.html", title=comp.event.name, name=name,
-                        entries=entries)
-        finally:
-            comp.close()
+            entries = comp.trace(name)
+        except KangleError as exc:
+            return page(request, "message.html", 404, title=comp.event.name,
+                        message=str(exc))
+        return page(request, "player.html", title=comp.event.name, name=name,
+                    entries=entries)
 
     def enter(request: Request) -> Response:
         code = request.query_params.get("code", "")
@@ -142,40 +115,36 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
 
     def _table(request: Request, form) -> Response:
         """The table's form (GET), or its result entered (POST: ``form``)."""
-        comp = event()
-        try:
-            found = open_table(request, comp)
-            if isinstance(found, Response):
-                return found
-            round_no, number, seats = found
-            rummikub = comp.settings.get("game") == "rummikub"
-            hands = {seat: SeatHand() for seat in seats}
-            if form is None:
-                return page(request, "table.html", title=comp.event.name, round_no=round_no,
-                            table=number, seats=seats, values=dict.fromkeys(seats, ""),
-                            error=None, hands=hands, rummikub=rummikub)
-            values = {seat: str(form.get(f"score-{i}", "")).strip()[:20]
-                      for i, seat in enumerate(seats)}
-            scores, error = _scores(values)
-            if error is None:
-                try:
-                    stored = comp.record_table(round_no, number, scores,
-                                               by=f"web: table {number}")
-                except KangleError as exc:
-                    error = str(exc)
-                else:
-                    if not any(e.kind == "result" for e in stored):
-                        return page(request, "message.html", title=comp.event.name,
-                                    message=_waiting(comp, round_no, number))
-            if error is not None:
-                return page(request, "table.html", 422, title=comp.event.name,
-                            round_no=round_no, table=number, seats=seats, values=values,
-                            error=error, hands=hands, rummikub=rummikub)
-            return page(request, "message.html", title=comp.event.name,
-                        message=f"Round {round_no}, table {number}: the result is recorded. "
-                                "The standings show it now.", link="/")
-        finally:
-            comp.close()
+        found = open_table(request, comp)
+        if isinstance(found, Response):
+            return found
+        round_no, number, seats = found
+        rummikub = comp.settings.get("game") == "rummikub"
+        hands = {seat: SeatHand() for seat in seats}
+        if form is None:
+            return page(request, "table.html", title=comp.event.name, round_no=round_no,
+                        table=number, seats=seats, values=dict.fromkeys(seats, ""),
+                        error=None, hands=hands, rummikub=rummikub)
+        values = {seat: str(form.get(f"score-{i}", "")).strip()[:20]
+                  for i, seat in enumerate(seats)}
+        scores, error = _scores(values)
+        if error is None:
+            try:
+                stored = comp.record_table(round_no, number, scores,
+                                           by=f"web: table {number}")
+            except KangleError as exc:
+                error = str(exc)
+            else:
+                if not any(e.kind == "result" for e in stored):
+                    return page(request, "message.html", title=comp.event.name,
+                                message=_waiting(comp, round_no, number))
+        if error is not None:
+            return page(request, "table.html", 422, title=comp.event.name,
+                        round_no=round_no, table=number, seats=seats, values=values,
+                        error=error, hands=hands, rummikub=rummikub)
+        return page(request, "message.html", title=comp.event.name,
+                    message=f"Round {round_no}, table {number}: the result is recorded. "
+                            "The standings show it now.", link="/")
 
     async def hands(request: Request) -> Response:
         form = await request.form(max_files=8, max_fields=50, max_part_size=MAX_PHOTO)
@@ -189,68 +158,61 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         """The table's result from the tiles left: photos sent to the reading queue
         (``action=read``; the phone is sent on to its place in the queue), or the checked
         hands scored and recorded with the tiles and photos behind them (``score``)."""
-        comp = event()
-        try:
-            found = rummikub_table(request, comp)
-            if isinstance(found, Response):
-                return found
-            round_no, number, seats = found
-            held = {}
-            for i, seat in enumerate(seats):
-                sha = str(form.get(f"photo-sha-{i}", ""))[:64]
-                kept = sha if len(sha) == 64 and comp.store.photo(comp.event, sha) else None
-                held[seat] = SeatHand(str(form.get(f"tiles-{i}", ""))[:300].strip(),
-                                      form.get(f"melded-{i}") is not None, photo=kept)
-            if form.get("action") == "score":
-                try:
-                    scores, lines = score_hands(held)
-                    stored = comp.record_table(round_no, number, scores,
-                                               by=f"web: table {number}",
-                                               tiles=evidence(held))
-                except KangleError as exc:
-                    return table_page(request, comp, found, held, 422, hands_error=str(exc))
-                done = any(e.kind == "result" for e in stored)
-                return page(request, "message.html", title=comp.event.name,
-                            message=f"Round {round_no}, table {number}: the result is "
-                                    "recorded." if done else _waiting(comp, round_no, number),
-                            lines=lines, link="/")
-            jobs = {seat: partial(read_photo, *photos[f"photo-{i}"], held[seat], keep)
-                    for i, seat in enumerate(seats) if f"photo-{i}" in photos}
-            if not jobs:
-                return table_page(request, comp, found, held, 422,
-                                  hands_error="choose a photo for at least one player")
-            token = queue.send(request.path_params["code"], held, jobs)
-            if token is None:
-                return page(request, "message.html", 503, title=comp.event.name,
-                            message="Many photos are waiting to be read: send yours again "
-                                    "in a minute (the tiles typed so far are not lost on "
-                                    "the phone: go back).")
-            return RedirectResponse(f"/t/{request.path_params['code']}/hands/{token}#hands",
-                                    status_code=303)
-        finally:
-            comp.close()
+        found = rummikub_table(request, comp)
+        if isinstance(found, Response):
+            return found
+        round_no, number, seats = found
+        held = {}
+        for i, seat in enumerate(seats):
+            sha = str(form.get(f"photo-sha-{i}", ""))[:64]
+            kept = sha if comp.store.has_photo(comp.event, sha) else None
+            held[seat] = SeatHand(str(form.get(f"tiles-{i}", ""))[:300].strip(),
+                                  form.get(f"melded-{i}") is not None, photo=kept)
+        if form.get("action") == "score":
+            try:
+                scores, lines = score_hands(held)
+                stored = comp.record_table(round_no, number, scores,
+                                           by=f"web: table {number}",
+                                           tiles=evidence(held))
+            except KangleError as exc:
+                return table_page(request, comp, found, held, 422, hands_error=str(exc))
+            done = any(e.kind == "result" for e in stored)
+            return page(request, "message.html", title=comp.event.name,
+                        message=f"Round {round_no}, table {number}: the result is "
+                                "recorded." if done else _waiting(comp, round_no, number),
+                        lines=lines, link="/")
+        keep = partial(comp.store.keep_photo, comp.event)  # called from a reading thread
+        jobs = {seat: partial(read_photo, *photos[f"photo-{i}"], held[seat], keep)
+                for i, seat in enumerate(seats) if f"photo-{i}" in photos}
+        if not jobs:
+            return table_page(request, comp, found, held, 422,
+                              hands_error="choose a photo for at least one player")
+        token = queue.send(request.path_params["code"], held, jobs)
+        if token is None:
+            return page(request, "message.html", 503, title=comp.event.name,
+                        message="Many photos are waiting to be read: send yours again "
+                                "in a minute (the tiles typed so far are not lost on "
+                                "the phone: go back).")
+        return RedirectResponse(f"/t/{request.path_params['code']}/hands/{token}#hands",
+                                status_code=303)
 
     def reading(request: Request) -> Response:
         """A batch of photos sent from a table: its place in the queue while it waits
         (the page asks again by itself), then what was read, to check and correct."""
-        comp = event()
-        try:
-            found = rummikub_table(request, comp)
-            if isinstance(found, Response):
-                return found
-            batch = queue.batch(request.path_params["token"], request.path_params["code"])
-            if batch is None:
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message="These photos are no longer waiting here (read more "
-                                    "than an hour ago, or the station restarted): send "
-                                    "them again.", link=f"/t/{request.path_params['code']}")
-            if not all(f.done() for f in batch.readings.values()):
-                return page(request, "queue.html", title=comp.event.name,
-                            place=queue.place(batch), photos=len(batch.readings),
-                            refresh_s=QUEUE_REFRESH_S)
-            return table_page(request, comp, found, batch.state)
-        finally:
-            comp.close()
+        found = rummikub_table(request, comp)
+        if isinstance(found, Response):
+            return found
+        batch = queue.batch(request.path_params["token"], request.path_params["code"])
+        if batch is None:
+            return page(request, "message.html", 404, title=comp.event.name,
+                        message="These photos are no longer waiting here (read more "
+                                "than an hour ago, or the station restarted): send "
+                                "them again.", link=f"/t/{request.path_params['code']}")
+        if not all(f.done() for f in batch.readings.values()):
+            return page(request, "queue.html", title=comp.event.name,
+                        place=queue.place(batch), photos=len(batch.readings),
+                        refresh_s=QUEUE_REFRESH_S)
+        return table_page(request, comp, found, batch.state)
 
     def open_table(request: Request, comp: Competition):
         """The open table (round, table, seats) the request's code opens, or the page
@@ -258,7 +220,7 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         codes are rate-limited); the code of a table whose result is in does not."""
         if wrong.refused(client(request)):
             return too_many(request, comp.event.name)
-        key, code = shared_key, request.path_params["code"]
+        code = request.path_params["code"]
         found = find_table(key, code, comp.open_tables())
         if found is not None:
             return found
@@ -292,14 +254,6 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
                     values=dict.fromkeys(seats, ""), error=None, hands=held,
                     hands_error=hands_error, rummikub=True)
 
-    def keep(data: bytes) -> str:
-        """Keep a photo in the event store (from a reading thread); its SHA-256."""
-        comp = event()
-        try:
-            return comp.store.keep_photo(comp.event, data)
-        finally:
-            comp.close()
-
     app = Starlette(routes=[
         Route("/", standings),
         Route("/standings/part", standings_part),
@@ -311,7 +265,7 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         Route("/t/{code}", table, methods=["GET", "POST"]),
         Route("/t/{code}/hands", hands, methods=["POST"]),
         Route("/t/{code}/hands/{token}", reading),
-        *desk_routes(event, Organiser(password, clock), wrong),
+        *desk_routes(comp, Organiser(password, clock), wrong),
     ], middleware=[Middleware(SameOriginPosts)])
     app.state.queue = queue
     return app

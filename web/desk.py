@@ -8,8 +8,6 @@ sheets that carry each table's private link, and the exports.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from datetime import date
 
 import segno
@@ -19,9 +17,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from rules.errors import KangleError
-from rules.events import knockout, rankrounds, report
+from rules.events import knockout, rankrounds
 from rules.events.common import Standings
-from rules.events.competition import Competition
+from rules.events.competition import EXPORTS, Competition
 from rules.jsonfile import parse_json
 from web.links import WrongCodes, spoken, table_code
 from web.organiser import COOKIE, LIFETIME, Organiser
@@ -31,20 +29,15 @@ BY = "web: organiser"
 MAX_FORM_TEXT = 100_000  # characters: an entry's JSON, far more than any real entry
 
 
-def desk_routes(event: Callable[[], Competition], organiser: Organiser,
-                wrong: WrongCodes) -> list[Route]:
-    """The desk's routes over the event ``event()`` opens (closed by the caller's route)."""
+def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> list[Route]:
+    """The desk's routes over the station's event ``comp``."""
 
     def session(request: Request) -> str | None:
         token = request.cookies.get(COOKIE)
         return token if organiser.signed_in(token) else None
 
     def login(request: Request, form) -> Response:
-        comp = event()
-        try:
-            title = comp.event.name
-        finally:
-            comp.close()
+        title = comp.event.name
         if form is None:
             return page(request, "login.html", title=title, error=None)
         if wrong.refused(client(request)):
@@ -64,23 +57,19 @@ def desk_routes(event: Callable[[], Competition], organiser: Organiser,
         token = session(request)
         if token is None:
             return RedirectResponse("/o/login", status_code=303)
-        comp = event()
-        try:
-            everything = comp.store.entries(comp.event)
-            live = {e.seq for e in comp.entries()}
-            replaced = {e.supersedes for e in everything if e.supersedes is not None}
-            done = [int(n) for n in request.query_params.get("done", "").split(",")
-                    if n.isdigit()]
-            return page(request, "desk.html", status, title=comp.event.name,
-                        event=comp.event, entries=everything, live=live, replaced=replaced,
-                        kinds=comp.format.ENTRIES, notes=_notes(comp.standings()),
-                        draws=comp.format in (knockout, rankrounds),
-                        draw_round=comp.format is rankrounds,
-                        done=[e for e in everything if e.seq in done],
-                        form_token=organiser.form_token(token), error=error,
-                        typed=typed or {}, exports=EXPORTS)
-        finally:
-            comp.close()
+        everything = comp.store.entries(comp.event)
+        live = {e.seq for e in comp.entries()}
+        replaced = {e.supersedes for e in everything if e.supersedes is not None}
+        done = [int(n) for n in request.query_params.get("done", "").split(",")
+                if n.isdigit()]
+        return page(request, "desk.html", status, title=comp.event.name,
+                    event=comp.event, entries=everything, live=live, replaced=replaced,
+                    kinds=comp.format.ENTRIES, notes=_notes(comp.standings()),
+                    draws=comp.format in (knockout, rankrounds),
+                    draw_round=comp.format is rankrounds,
+                    done=[e for e in everything if e.seq in done],
+                    form_token=organiser.form_token(token), error=error,
+                    typed=typed or {}, exports=EXPORTS)
 
     def act(request: Request, form) -> Response:
         """One organiser action from the desk's forms: ``record`` an entry, ``correct``
@@ -93,13 +82,10 @@ def desk_routes(event: Callable[[], Competition], organiser: Organiser,
         action = str(form.get("action", ""))
         typed = {k: str(form.get(k, ""))[:MAX_FORM_TEXT] for k in
                  ("kind", "data", "seq", "reason", "round")}
-        comp = event()
         try:
             stored = _act(comp, action, typed)
         except KangleError as exc:
             return desk(request, f"Nothing was recorded: {exc}", 422, typed)
-        finally:
-            comp.close()
         return RedirectResponse("/o?done=" + ",".join(str(e.seq) for e in stored),
                                 status_code=303)
 
@@ -113,35 +99,31 @@ def desk_routes(event: Callable[[], Competition], organiser: Organiser,
         if session(request) is None:
             return RedirectResponse("/o/login", status_code=303)
         text = request.query_params.get("round", "")
-        comp = event()
+        if not text.isdigit():
+            return page(request, "message.html", 422, title=comp.event.name,
+                        message="Say which round's sheets to print (a number).",
+                        link="/o")
+        round_no = int(text)
         try:
-            if not text.isdigit():
-                return page(request, "message.html", 422, title=comp.event.name,
-                            message="Say which round's sheets to print (a number).",
-                            link="/o")
-            round_no = int(text)
-            try:
-                printed = comp.sheets(round_no)
-            except KangleError as exc:
-                return page(request, "message.html", 404, title=comp.event.name,
-                            message=str(exc), link="/o")
-            key = comp.store.secret(comp.event)
-            base = str(request.base_url).rstrip("/")
-            cards = []
-            for number, sheet in enumerate(printed, start=1):
-                card = {"sheet": sheet}
-                if comp.takes_table_results:  # else results go in at the desk
-                    code = table_code(key, round_no, number)
-                    link = f"{base}/t/{code}"
-                    card.update(link=link, code=spoken(code),
-                                qr=segno.make(link, error="m").svg_inline(scale=3))
-                cards.append(card)
-            today = date.today()
-            return page(request, "sheets.html", title=comp.event.name, round_no=round_no,
-                        cards=cards, enter=f"{base}/enter",
-                        printed=f"{today.day} {today:%B %Y}")
-        finally:
-            comp.close()
+            printed = comp.sheets(round_no)
+        except KangleError as exc:
+            return page(request, "message.html", 404, title=comp.event.name,
+                        message=str(exc), link="/o")
+        key = comp.store.secret(comp.event)
+        base = str(request.base_url).rstrip("/")
+        cards = []
+        for number, sheet in enumerate(printed, start=1):
+            card = {"sheet": sheet}
+            if comp.takes_table_results:  # else results go in at the desk
+                code = table_code(key, round_no, number)
+                link = f"{base}/t/{code}"
+                card.update(link=link, code=spoken(code),
+                            qr=segno.make(link, error="m").svg_inline(scale=3))
+            cards.append(card)
+        today = date.today()
+        return page(request, "sheets.html", title=comp.event.name, round_no=round_no,
+                    cards=cards, enter=f"{base}/enter",
+                    printed=f"{today.day} {today:%B %Y}")
 
     def export(request: Request) -> Response:
         if session(request) is None:
@@ -149,12 +131,7 @@ def desk_routes(event: Callable[[], Competition], organiser: Organiser,
         name = request.path_params["name"]
         if name not in EXPORTS:
             return Response("no such export", 404)
-        comp = event()
-        try:
-            body = EXPORTS[name][1](comp)
-        finally:
-            comp.close()
-        return Response(body, media_type=EXPORTS[name][0],
+        return Response(comp.export(name), media_type=MEDIA[name[name.rindex("."):]],
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def with_form(handler, request: Request) -> Response:
@@ -204,12 +181,5 @@ def _notes(s: Standings) -> list[str]:
     return [*s.notes, *(n for sub in s.sections for n in _notes(sub))]
 
 
-EXPORTS: dict[str, tuple[str, Callable[[Competition], str]]] = {
-    # file name: (media type, its text from the competition)
-    "standings.csv": ("text/csv; charset=utf-8", lambda c: report.to_csv(c.standings())),
-    "standings.json": ("application/json", lambda c: report.to_json(c.standings())),
-    "standings.html": ("text/html; charset=utf-8",
-                       lambda c: report.to_html(c.standings(), c.event.name, c.bracket())),
-    "log.json": ("application/json",
-                 lambda c: json.dumps(c.log(), indent=2, ensure_ascii=False) + "\n"),
-}
+MEDIA = {".txt": "text/plain; charset=utf-8", ".csv": "text/csv; charset=utf-8",
+         ".json": "application/json", ".html": "text/html; charset=utf-8"}

@@ -7,25 +7,26 @@ always recomputed from the entries in force.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from rules.errors import KangleError
-from rules.events import knockout, rankrounds, rotating
+from rules.events import knockout, rankrounds, report, rotating
 from rules.events.common import ScoreSheet, Standings, check_registrations
 from rules.events.formats import FORMATS, format_for, settings_for
 from rules.events.store import Entry, EventInfo, EventStore, database_url, in_force
 
+# the files an event exports (`kangle event export`, the web station's desk)
+EXPORTS = ("standings.txt", "standings.csv", "standings.json", "standings.html", "log.json")
 # every entry kind some format takes, and void (cancels an entry, in any format)
 KINDS = (*dict.fromkeys(kind for fmt in FORMATS.values() for kind in fmt.ENTRIES), "void")
 
 
 class Competition:
-    def __init__(self, store: EventStore, event: EventInfo, owns_store: bool = True):
-        """The event ``event`` in ``store``; ``owns_store``: closing the competition
-        closes the store (False: a long-lived store shared by many, as a web station's)."""
-        self.store, self.event, self.owns_store = store, event, owns_store
+    def __init__(self, store: EventStore, event: EventInfo):
+        self.store, self.event = store, event
         self.format = format_for(event.format)
         self.settings = event.settings
 
@@ -56,8 +57,7 @@ class Competition:
         return comp
 
     def close(self) -> None:
-        if self.owns_store:
-            self.store.close()
+        self.store.close()
 
     def entries(self) -> list[Entry]:
         return in_force(self.store.entries(self.event))
@@ -94,6 +94,18 @@ class Competition:
             return self.record("void", {"reason": reason or "entered by mistake"}, by,
                                supersedes=seq)
         return self.record(old.kind, data, by, supersedes=seq)
+
+    def export(self, name: str) -> str:
+        """The text of one export file (a name in EXPORTS): the standings as text, CSV,
+        JSON or a web page, or the whole log."""
+        if name == "log.json":
+            return json.dumps(self.log(), indent=2, ensure_ascii=False) + "\n"
+        s = self.standings()
+        return {"standings.txt": lambda: report.text(s),
+                "standings.csv": lambda: report.to_csv(s),
+                "standings.json": lambda: report.to_json(s),
+                "standings.html": lambda: report.to_html(s, self.event.name, self.bracket()),
+                }[name]()
 
     def log(self) -> list[dict[str, Any]]:
         """Every entry ever stored, superseded ones included, as plain records (the

@@ -273,8 +273,15 @@ class EventStore:
         return digest
 
     def photo(self, event: EventInfo, digest: str) -> bytes | None:
+        return self._photo(event, digest, photos_table.c.data)
+
+    def has_photo(self, event: EventInfo, digest: str) -> bool:
+        """Whether a photo of that SHA-256 is kept (without reading it)."""
+        return self._photo(event, digest, photos_table.c.sha256) is not None
+
+    def _photo(self, event: EventInfo, digest: str, column) -> Any:
         with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
-            return conn.execute(sa.select(photos_table.c.data).where(
+            return conn.execute(sa.select(column).where(
                 (photos_table.c.event_id == event.id) &
                 (photos_table.c.sha256 == digest))).scalar()
 
