@@ -18,7 +18,7 @@ def _password(args: argparse.Namespace) -> tuple[str, bool]:
     """The organiser's password, and whether kangle made it up (then it is printed): from
     --password-file, else the environment, else typed at the terminal, else random."""
     if args.password_file:
-        lines = read_text(args.password_file, "password file").splitlines()
+        lines = read_text(args.password_file, "password").splitlines()
         return (lines[0] if lines else ""), False
     if os.environ.get(PASSWORD_ENV):
         return os.environ[PASSWORD_ENV], False

@@ -489,3 +489,15 @@ def test_tile_photo_options_without_photos_are_refused_not_ignored(tmp_path, cap
     code, _, err = run(capsys, "event", "record", cup, "result", "--round", "1", "--sure",
                        "--data", '{"round": 1, "table": 1, "scores": {}}')
     assert code == 2 and "--sure, --round: only with --from-tiles" in err
+
+
+def test_serve_refuses_a_missing_or_short_organiser_password_before_listening(tmp_path,
+                                                                              capsys):
+    cup = str(tmp_path / "cup.db")
+    players = [a for n in ("Ann", "Bo", "Cy", "Di") for a in ("--player", n)]
+    assert run(capsys, "event", "new", cup, "--game", "rummikub", *players)[0] == 0
+    code, _, err = run(capsys, "serve", cup, "--password-file", str(tmp_path / "none"))
+    assert code == 2 and "password file" in err and "does not exist" in err
+    (tmp_path / "pw").write_text("1234\n")
+    code, _, err = run(capsys, "serve", cup, "--password-file", str(tmp_path / "pw"))
+    assert code == 2 and "at least 8 characters" in err
