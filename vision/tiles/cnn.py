@@ -16,8 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.tiles.mlp import softmax
-
 BATCH = 64  # images run through the layers at once (bounds the working memory)
 
 
@@ -85,3 +83,13 @@ def _pool(x: np.ndarray) -> np.ndarray:
     n, h, w, c = x.shape
     x = x[:, :h // 2 * 2, :w // 2 * 2]
     return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of scores (n, k). Worked on the transpose: with few classes,
+    numpy reduces across k rows many times faster than along n short rows."""
+    t = np.array(z.T, dtype=np.result_type(z.dtype, np.float32))
+    t -= t.max(axis=0)
+    np.exp(t, out=t)
+    t /= t.sum(axis=0)
+    return t.T

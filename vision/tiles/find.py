@@ -1,9 +1,7 @@
 """Finding tiles in a photo: regions that may hold tiles, and the ways to cut them.
 
-1. A per-pixel classifier gives every pixel of the working-scale image the
-   probability of background, tile face and tile edge: a first MLP from each pixel's
-   features (``pixels.features``), then, where it was unsure, a second from those and
-   what the first said round the pixel (``pixels.context``: auto-context).
+1. The pixel network (``segment.PixelNet``) gives every pixel of the working-scale
+   image the probability of background, tile face and tile edge.
 2. Face cores — pixels clearly more likely face than edge, eroded by a pixel — are
    the regions, one per connected core (specks too small to be one go to their
    neighbour through a watershed over the edge probability). Pixels classed table
@@ -31,8 +29,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.tiles.mlp import MLP
-from vision.tiles.pixels import context, features, working_image
+from vision.tiles.segment import PixelNet, working_image
 
 TILE_ASPECT = 1.42  # long side / short side of a tile's face, from the labelled photos
 SEAM_EDGE = 0.2  # edge probability above which a pixel lies on a seam
@@ -47,8 +44,6 @@ CUT_BUDGET = 8000  # parts all the cuts of one photo's regions may make (``Budge
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
 NEAR = 4.0  # working pixels: regions this close are neighbours, which may be one tile
-SURE = 0.98  # first-guess probability of background or face that needs no second look
-SECOND_CHUNK = 8192  # pixels given the second look at once (their rows stay in cache)
 
 
 class Budget:
@@ -145,53 +140,11 @@ def outline(rect) -> np.ndarray:
     return cv2.boxPoints(((cx, cy), (a + 2 * EDGE_BAND, b + 2 * EDGE_BAND), angle))
 
 
-@dataclass(frozen=True)
-class PixelClassifier:
-    """Two MLPs that class pixels as background, tile face or tile edge: the first
-    from each pixel's own features, the second from those and the ``context`` of the
-    first's answers round it."""
-
-    first: MLP
-    second: MLP
-
-
-def first_guess(f: np.ndarray, first: MLP) -> np.ndarray:
-    """(H, W, 3) float32 probabilities from the first MLP run on every other pixel of
-    every other row of the features ``f`` (H, W, FEATURES), enlarged to full size."""
-    h, w, n = f.shape
-    coarse = first.probabilities(f[::2, ::2].reshape(-1, n)).reshape((h + 1) // 2,
-                                                                     (w + 1) // 2, 3)
-    return cv2.resize(coarse.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def unsure(guess: np.ndarray) -> np.ndarray:
-    """(H, W) bool: pixels the second MLP looks at — all but those in the midst of
-    pixels the first guessed surely background or surely face."""
-    sure = (guess[:, :, 0] >= SURE) | (guess[:, :, 1] >= SURE)
-    return cv2.dilate((~sure).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
-
-
-def second_inputs(f: np.ndarray, around: np.ndarray, where) -> np.ndarray:
-    """(n, FEATURES + CONTEXT) rows for the second MLP: the features ``f`` and the
-    first guess's context ``around`` (``pixels.context``) of the pixels ``where``
-    picks (a mask or index arrays)."""
-    return np.concatenate([f[where], around[where]], axis=1)
-
-
-def pixel_classes(image: np.ndarray, model: PixelClassifier) -> tuple[np.ndarray, float]:
+def pixel_classes(image: np.ndarray, net: PixelNet) -> tuple[np.ndarray, float]:
     """(H, W, 3) probabilities of background, face, edge on the working-scale image,
-    and the factor from full-size pixels to working-scale pixels. The second MLP
-    looks only where the first was unsure (the tiles' outlines and whatever misled
-    it — usually a small part of a photo)."""
+    and the factor from full-size pixels to working-scale pixels."""
     small, factor = working_image(image)
-    f = features(small)
-    probs = first_guess(f, model.first)
-    around = context(probs)
-    ys, xs = np.nonzero(unsure(probs))
-    for start in range(0, len(ys), SECOND_CHUNK):  # never all the rows at once
-        at = ys[start:start + SECOND_CHUNK], xs[start:start + SECOND_CHUNK]
-        probs[at] = model.second.probabilities(second_inputs(f, around, at))
-    return probs, factor
+    return net.probabilities(small), factor
 
 
 @dataclass(eq=False)

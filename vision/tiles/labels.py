@@ -33,6 +33,17 @@ class LabelledPhoto:
     image: Path | None  # None for a synthetic photo
     tiles: tuple[LabelledTile, ...]
 
+    def pixel_classes(self, shape: tuple[int, ...], factor: float) -> np.ndarray:
+        """(H, W) uint8 true class of every pixel of the photo scaled by ``factor`` to
+        ``shape``: 0 table, 1 tile face, 2 tile edge (a band 3 pixels wide along each
+        tile's outline) — what the pixel network learns to say."""
+        label = np.zeros(shape[:2], np.uint8)
+        polys = [np.round(t.polygon * factor).astype(np.int32) for t in self.tiles]
+        if polys:
+            cv2.fillPoly(label, polys, 1)
+            cv2.polylines(label, polys, True, 2, 3)
+        return label
+
 
 def class_names(data_yaml: Path) -> list[str]:
     """The ``names:`` list of a YOLO ``data.yaml`` (one ``- name`` per line)."""

@@ -1,4 +1,4 @@
-"""The tile reader's classes and its shipped models (``vision/tiles/models/*.npz``).
+"""The tile reader's classes and its shipped models (``vision/tiles/models/``).
 
 The face network names a tile's number (``1``…``13``) or ``J`` for a joker,
 together with which way up it was seen (``^`` upright, ``v`` upside down) — so a 6
@@ -11,11 +11,12 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import cv2
+
 from rules.errors import KangleError
 from rules.games.rummitiles import COLOURS, Tile
 from vision.tiles.cnn import ConvNet
-from vision.tiles.find import PixelClassifier
-from vision.tiles.mlp import MLP
+from vision.tiles.segment import PixelNet
 
 MODELS = Path(__file__).parent / "models"
 FACES = [str(n) for n in range(1, 14)] + ["J"]
@@ -31,13 +32,13 @@ def face_class(tile: Tile | None, up: bool) -> str:
 
 
 @cache
-def models(folder: Path = MODELS) -> tuple[PixelClassifier, ConvNet]:
-    """The pixel classifier (``pixels.npz``, ``pixels_context.npz``) and the face
-    network (``faces.npz``), loaded once."""
+def models(folder: Path = MODELS) -> tuple[PixelNet, ConvNet]:
+    """The pixel network (``pixels.onnx``) and the face network (``faces.npz``), loaded
+    once."""
     try:
-        return (PixelClassifier(MLP.load(folder / "pixels.npz"),
-                                MLP.load(folder / "pixels_context.npz")),
-                ConvNet.load(folder / "faces.npz"))
-    except OSError as e:
+        return PixelNet(folder / "pixels.onnx"), ConvNet.load(folder / "faces.npz")
+    except (OSError, cv2.error) as e:
         raise KangleError(f"the tile reader's models are missing from {folder} ({e}); "
-                          "train them with: python -m vision.tiles.train DATA") from e
+                          "train them with: python -m vision.tiles.train_segment DATA --out "
+                          "FOLDER (the pixel network), then python -m vision.tiles.train "
+                          "DATA (the face network)") from e

@@ -1,22 +1,25 @@
-"""Train the tile reader's models, offline, from labelled photos.
+"""Train the tile reader's face network, offline, from labelled photos.
 
     python -m vision.tiles.train ../shared/data/rummikub-photos --splits train --synthetic 800 \
         --world 1200
 
 Reads the real photos of the splits named (``train/``; ``valid/`` is kept for tuning
 unless named too; never ``test/``, which is held out for benchmarks/tiles.py) plus
-synthetic photos from ``vision.tiles.render``, and writes the pixel classifier's two
-MLPs (``pixels.npz``, ``pixels_context.npz``) and the face network (``faces.npz``) to
-``vision/tiles/models/``. The face network is fitted with PyTorch (the ``train``
-extra; kangle itself never needs it). Deterministic: the same data and seed give the
-same files. About a hundred minutes on one core.
+synthetic photos from ``vision.tiles.render``; cuts out every labelled tile and every
+candidate the finder proposes with the pixel network given (``--pixels``, trained by
+``vision.tiles.train_segment``), and writes the face network (``faces.npz``), with a
+copy of that pixel network, to ``--out``. Fitted with PyTorch (the ``train`` extra;
+kangle itself never needs it). Deterministic: the same data and seed give the same
+files.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import shutil
 import sys
+from multiprocessing import Pool
 from pathlib import Path
 
 import cv2
@@ -25,60 +28,10 @@ import numpy as np
 from vision.tiles import find
 from vision.tiles.face import balanced, ink, patch, tall_order
 from vision.tiles.labels import LabelledPhoto, read_split
-from vision.tiles.mlp import MLP, train
 from vision.tiles.model import COLOURS, FACE_CLASSES, MODELS, face_class
-from vision.tiles.pixels import context, features, working_image
 from vision.tiles.quads import covered, overlap
 from vision.tiles.render import render_photo, render_world
-
-PIXEL_CLASSES = ("background", "face", "edge")
-PIXELS_PER_CLASS = (1500, 1500, 1000)  # background, face, edge samples per photo
-SECOND_PER_CLASS = 600  # the same for the second look (each class), among unsure pixels
-REAL_WEIGHT = 4  # a real photo gives this many times the second-look samples of a rendered
-
-
-def _classes(photo: LabelledPhoto, shape: tuple[int, ...], factor: float) -> np.ndarray:
-    """(H, W) uint8 true class of every working-scale pixel: 0 background, 1 face,
-    2 edge (a band 3 pixels wide along each tile's outline)."""
-    label = np.zeros(shape[:2], np.uint8)
-    polys = [np.round(t.polygon * factor).astype(np.int32) for t in photo.tiles]
-    if polys:
-        cv2.fillPoly(label, polys, 1)
-        cv2.polylines(label, polys, True, 2, 3)
-    return label
-
-
-def _pick(label: np.ndarray, where: np.ndarray, per_class, rng) -> tuple[tuple, np.ndarray]:
-    """Up to ``per_class`` random pixels of each class among ``where``: their (ys, xs)
-    and classes."""
-    ys, xs, cs = [], [], []
-    for c, n in enumerate(per_class):
-        y, x = np.nonzero((label == c) & where)
-        pick = rng.choice(len(y), min(n, len(y)), replace=False)
-        ys.append(y[pick])
-        xs.append(x[pick])
-        cs.append(np.full(len(pick), c))
-    return (np.concatenate(ys), np.concatenate(xs)), np.concatenate(cs)
-
-
-def pixel_samples(photo: LabelledPhoto, image: np.ndarray, rng) -> tuple[np.ndarray, ...]:
-    """Feature rows and classes of pixels of one photo, for the first pixel MLP."""
-    small, factor = working_image(image)
-    label = _classes(photo, small.shape, factor)
-    at, y = _pick(label, np.ones(label.shape, bool), PIXELS_PER_CLASS, rng)
-    return features(small)[at], y
-
-
-def second_samples(photo: LabelledPhoto, image: np.ndarray, first: MLP, rng,
-                   per_class: int = SECOND_PER_CLASS) -> tuple[np.ndarray, ...]:
-    """Rows and classes for the second pixel MLP, among the pixels it will be asked
-    about: those the first leaves unsure."""
-    small, factor = working_image(image)
-    label = _classes(photo, small.shape, factor)
-    f = features(small)
-    guess = find.first_guess(f, first)
-    at, y = _pick(label, find.unsure(guess), (per_class,) * 3, rng)
-    return find.second_inputs(f, context(guess), at), y
+from vision.tiles.segment import PixelNet
 
 
 def upright(p: np.ndarray) -> bool:
@@ -113,7 +66,7 @@ def _cut(image: np.ndarray, corners: np.ndarray, label) -> tuple[np.ndarray, boo
 
 
 def face_samples(photo: LabelledPhoto, image: np.ndarray,
-                 pixel_model: find.PixelClassifier, rng,
+                 pixel_model: PixelNet, rng,
                  jitters: int = 4) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Face patches from one photo, each with its face class and colour (an index
     into COLOURS, or -1 for a joker or no tile): every labelled tile with jittered
@@ -155,20 +108,49 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray,
     return patches, faces, colours
 
 
-def samples(photos, load, pixel_model: find.PixelClassifier, rng, cache: Path | None):
+_WORKER: dict = {}  # what a sampling process keeps: the pixel network and the seed
+
+
+def _start_worker(pixels: Path, seed: int) -> None:
+    cv2.setNumThreads(1)
+    _WORKER.update(net=PixelNet(pixels), seed=seed)
+
+
+def _load(entry) -> tuple[LabelledPhoto, np.ndarray]:
+    """A photo and its image: a real one (a LabelledPhoto), or a rendered one by its
+    number — from 0 the classic edition (seeds 10,000 on), below 0 random editions in
+    every scene (seeds 20,000 on): apart from each other and every benchmark's."""
+    photo, i = entry
+    if photo is not None:
+        return photo, cv2.imread(str(photo.image))
+    if i < 0:
+        return render_world(np.random.default_rng(20_000 - 1 - i))[:2]
+    return render_photo(np.random.default_rng(10_000 + i))
+
+
+def _photo_samples(job: tuple[int, tuple]) -> tuple[list, list, list]:
+    n, entry = job
+    rng = np.random.default_rng((_WORKER["seed"], n))  # the same in any process
+    return face_samples(*_load(entry), _WORKER["net"], rng)
+
+
+def samples(photos, pixels: Path, seed: int, workers: int, cache: Path | None):
     """Face patches (n, H, W, 3) uint8 with their face and colour indices, from every
-    photo — or from ``cache`` when it exists (it is written when it does not)."""
+    photo (``workers`` processes cut them, each photo with its own random generator, so
+    the samples are the same however many) — or from ``cache`` when it exists (it is
+    written when it does not)."""
     if cache is not None and cache.exists():
         with np.load(cache) as f:
             return f["patches"], f["faces"], f["colours"]
     patches, faces, colours = [], [], []
-    for n, e in enumerate(photos):
-        if n % 100 == 0:
-            print(f"  photo {n} of {len(photos)}", file=sys.stderr)
-        a, b, c = face_samples(*load(e), pixel_model, rng)
-        patches += a
-        faces += b
-        colours += c
+    with Pool(workers, initializer=_start_worker, initargs=(pixels, seed)) as pool:
+        for n, (a, b, c) in enumerate(pool.imap(_photo_samples, enumerate(photos),
+                                                chunksize=4)):
+            if n % 100 == 0:
+                print(f"  photo {n} of {len(photos)}", file=sys.stderr)
+            patches += a
+            faces += b
+            colours += c
     out = np.array(patches), np.array(faces), np.array(colours)
     if cache is not None:
         np.savez(cache, patches=out[0], faces=out[1], colours=out[2])
@@ -183,9 +165,8 @@ def _problem(args) -> str | None:
     for split in args.splits:
         if not (args.data / split / "images").is_dir():
             return f"no {split}/images folder in {args.data} (a YOLO data set's split)"
-    for given in (args.pixels, args.context):
-        if given and not given.is_file():
-            return f"no pixel model at {given}"
+    if not args.pixels.is_file():
+        return f"no pixel network at {args.pixels} (python -m vision.tiles.train_segment)"
     return None
 
 
@@ -201,12 +182,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
-                    "read when it exists, else written; the pixel model must match")
-    ap.add_argument("--pixels", type=Path,
-                    help="use this first pixel MLP (pixels.npz) instead of training one")
-    ap.add_argument("--context", type=Path, help="use this second-look pixel MLP "
-                    "(pixels_context.npz) instead of training one; it must match --pixels")
+                    "read when it exists, else written; the pixel network must match")
+    ap.add_argument("--pixels", type=Path, default=MODELS / "pixels.onnx",
+                    help="the pixel network that proposes candidates (pixels.onnx)")
     ap.add_argument("--epochs", type=int, default=15, help="face network epochs")
+    ap.add_argument("--workers", type=int, default=2, help="processes that cut samples")
+    ap.add_argument("--device", default="cpu",
+                    help="where PyTorch fits the face network (cpu, or cuda on a GPU)")
     ap.add_argument("--splits", nargs="+", default=["train"],
                     help="real splits to learn from (train only, to measure on valid)")
     args = ap.parse_args(argv)
@@ -214,45 +196,20 @@ def main(argv=None) -> int:
     if problem:
         print(f"vision.tiles.train: {problem}", file=sys.stderr)
         return 2
-    rng = np.random.default_rng(args.seed)
     photos = [(p, None) for s in args.splits for p in read_split(args.data / s)]
     photos += [(None, i) for i in range(args.synthetic)]
     photos += [(None, -1 - i) for i in range(args.world)]
-
-    def load(entry):
-        photo, i = entry
-        if photo is not None:
-            return photo, cv2.imread(str(photo.image))
-        if i < 0:  # seeds 20,000 on: apart from the classic ones and every benchmark's
-            return render_world(np.random.default_rng(20_000 - 1 - i))[:2]
-        return render_photo(np.random.default_rng(10_000 + i))
-
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.pixels:
-        first = MLP.load(args.pixels)
-    else:
-        print(f"{len(photos)} photos; pixel samples…", file=sys.stderr)
-        xs, ys = zip(*(pixel_samples(*load(e), rng) for e in photos), strict=True)
-        first = train(np.concatenate(xs), np.concatenate(ys), PIXEL_CLASSES, (32, 32),
-                      epochs=15, seed=args.seed)
-    first.save(args.out / "pixels.npz")
-    if args.context:
-        second = MLP.load(args.context)
-    else:
-        print("second-look pixel samples…", file=sys.stderr)
-        xs, ys = zip(*(second_samples(*load(e), first, rng, SECOND_PER_CLASS
-                                      * (REAL_WEIGHT if e[0] is not None else 1))
-                       for e in photos), strict=True)
-        second = train(np.concatenate(xs), np.concatenate(ys), PIXEL_CLASSES, (32, 32),
-                       epochs=15, seed=args.seed)
-    second.save(args.out / "pixels_context.npz")
-    pixels = find.PixelClassifier(first, second)
-    print("face samples…", file=sys.stderr)
-    patches, faces, colours = samples(photos, load, pixels, rng, args.samples)
+    if args.pixels.resolve() != (args.out / "pixels.onnx").resolve():
+        shutil.copyfile(args.pixels, args.out / "pixels.onnx")
+    print(f"face samples from {len(photos)} photos…", file=sys.stderr)
+    patches, faces, colours = samples(photos, args.pixels, args.seed, args.workers,
+                                      args.samples)
     from vision.tiles.train_faces import train as train_faces  # PyTorch, checked above
 
     net = train_faces(ink(patches), faces, colours, FACE_CLASSES, COLOURS, epochs=args.epochs,
-                      seed=args.seed, log=lambda s: print(s, file=sys.stderr))
+                      seed=args.seed, device=args.device,
+                      log=lambda s: print(s, file=sys.stderr))
     net.save(args.out / "faces.npz")
     print(f"wrote {args.out}: {len(faces)} face samples, {(colours >= 0).sum()} with a colour",
           file=sys.stderr)

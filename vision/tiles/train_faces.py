@@ -54,11 +54,13 @@ def _turned(name: str, classes: tuple[str, ...]) -> int:
 
 def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
           classes: tuple[str, ...], colour_names: tuple[str, ...], epochs: int = 12,
-          seed: int = 0, log=None) -> ConvNet:
+          seed: int = 0, device: str = "cpu", log=None) -> ConvNet:
     """Fit the network to images (n, H, W, C) float32 in 0..1: its first head to the
     face classes ``faces`` (indices into ``classes``), its second to the ink colours
     ``colours`` (indices into ``colour_names``; -1 where there is no coloured number,
-    which that head then does not learn from)."""
+    which that head then does not learn from). Fitted on ``device`` (the CPU, one
+    thread: deterministic; or a GPU, "cuda": faster, deterministic up to the order of
+    its floating-point sums); augmentation is drawn on the CPU either way."""
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     g = torch.Generator().manual_seed(seed)
@@ -66,7 +68,7 @@ def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
     y = torch.from_numpy(faces.astype(np.int64))
     yc = torch.from_numpy(colours.astype(np.int64))
     n_faces = len(classes)
-    net = _network(images.shape[1:], n_faces + len(colour_names))
+    net = _network(images.shape[1:], n_faces + len(colour_names)).to(device)
     flip = torch.tensor([_turned(c, classes) for c in classes])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * ((len(x) + 127) // 128)
@@ -83,8 +85,10 @@ def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
             turn = torch.rand(len(idx), generator=g) < 0.5  # half of them upside down
             xb = torch.where(turn[:, None, None, None], xb.flip(2, 3), xb)
             yb = torch.where(turn, flip[yb], yb)
-            out = net(_augment(xb, g))
-            loss = loss_fn(out[:, :n_faces], yb) + colour_loss(out[:, n_faces:], yc[idx])
+            yb = yb.to(device)
+            out = net(_augment(xb, g).to(device))
+            loss = (loss_fn(out[:, :n_faces], yb)
+                    + colour_loss(out[:, n_faces:], yc[idx].to(device)))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -94,7 +98,7 @@ def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
         if log:
             log(f"faces epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, "
                 f"face accuracy in training {right / len(x):.4f}")
-    net.eval()
+    net.eval().cpu()
     convs = [m for m in net if isinstance(m, nn.Conv2d)]
     dense = [m for m in net if isinstance(m, nn.Linear)]
     return ConvNet([(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in convs],
