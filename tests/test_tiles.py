@@ -15,13 +15,12 @@ import pytest
 from kangle.cli import main
 from rules.errors import KangleError
 from rules.games.rummitiles import JOKER, Tile
+from tests.tile_kit import PLAIN_HAND, PLAIN_SET
 from vision.tiles import cnn, find
 from vision.tiles.editions import (
-    FACES,
     HELD_OUT_JOKERS,
     HELD_OUT_TYPEFACES,
     HERSHEY,
-    INK_CHOICES,
     TRAIN_JOKERS,
     TRAIN_TYPEFACES,
     Edition,
@@ -106,14 +105,6 @@ def _single(tile: Tile, quarter_turns: int = 0, warm: float = 0.0):
 def test_six_and_nine_are_told_apart_at_any_rotation(number, turn):
     readings = read_tiles(_single(Tile(number, "blue"), turn))
     assert [r.tile for r in readings] == [Tile(number, "blue")]
-
-
-# a set whose 6 and 9 are one drawing turned half round: big digits in the middle of
-# the face, no mark under them, no maker's line
-PLAIN_SET = Edition("DejaVuSans-Bold-digits.ttf", 0.6, 0.5, 0.0, "none", False, "letter",
-                    {c: v[0] for c, v in INK_CHOICES.items()}, FACES[1], 0.75, 1.5)
-PLAIN_HAND = [Tile(7, "black"), Tile(6, "blue"), Tile(9, "red"), Tile(4, "orange"),
-              Tile(6, "black")]
 
 
 def _six_nine(rows: bool, seed: int, angle: float):
