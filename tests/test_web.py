@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from rules.errors import KangleError
 from rules.events.competition import Competition
 from web.app import create_app
+from web.hands import DOUBT, SeatHand, read_photo
 from web.links import find_table, table_code
 from web.queue import ReadingQueue
 
@@ -279,6 +280,30 @@ def test_a_rummikub_table_scores_from_photos_of_the_tiles_checked_by_a_person(cu
     assert kept[seats[2]]["photo"] is None and kept[seats[0]]["hand"] == ""
     assert comp.store.photo(comp.event, sha)[:2] == b"\xff\xd8"  # a JPEG
     comp.close()
+
+
+def test_the_tiles_read_from_a_photo_list_the_doubtful_ones_first():
+    """A plain set's 6s and 9s lying alone are read unsurely (nothing tells them apart):
+    the form lists those first, marked ?, then the sure ones in reading order."""
+    import cv2
+    import numpy as np
+
+    from tests.tile_kit import PLAIN_HAND, PLAIN_SET
+    from vision.tiles.read import read_tiles
+    from vision.tiles.render import render_photo
+
+    for seed in range(8):
+        _, image = render_photo(np.random.default_rng(seed), tiles=PLAIN_HAND, rows=False,
+                                span=220, edition=PLAIN_SET)
+        readings = [r for r in read_tiles(image) if not r.cut]
+        if any(r.sure for r in readings) and any(not r.sure for r in readings):
+            break
+    photo = cv2.imencode(".png", image)[1].tobytes()
+    hand = read_photo(photo, "plain.png", SeatHand())
+    listed = hand.tiles.split()
+    doubtful = [str(r.tile) + DOUBT for r in readings if not r.sure]
+    assert listed == doubtful + [str(r.tile) for r in readings if r.sure]
+    assert f"{len(doubtful)} tile(s) marked ?" in hand.notes[0]
 
 
 def test_photos_wait_their_turn_and_each_phone_is_told_its_place():

@@ -37,7 +37,8 @@ class SeatHand:
 def read_photo(data: bytes, name: str, hand: SeatHand,
                keep: Callable[[bytes], str] | None = None) -> SeatHand:
     """Read one player's photo into ``hand`` (returned): tiles read surely as they are,
-    doubtful ones marked ``?``, tiles cut by the photo's edge left out and said. ``keep``
+    doubtful ones marked ``?`` and listed first (the ones a person must look at), tiles
+    cut by the photo's edge left out and said. ``keep``
     stores the photo as read (JPEG; a big one at half size) and names it."""
     try:
         image, _ = decode_image(data, name, halve_above=BIG_PHOTO)
@@ -53,7 +54,8 @@ def read_photo(data: bytes, name: str, hand: SeatHand,
         hand.error = ("no tiles found: photograph the tiles from above, flat or on the rack, "
                       "filling most of the picture")
         return hand
-    hand.tiles = " ".join(str(r.tile) + ("" if r.sure else DOUBT) for r in counted)
+    first = sorted(counted, key=lambda r: r.sure)  # stable: doubtful, then sure, each in order
+    hand.tiles = " ".join(str(r.tile) + ("" if r.sure else DOUBT) for r in first)
     doubtful = sum(1 for r in counted if not r.sure)
     if doubtful:
         hand.notes.append(f"{doubtful} tile(s) marked {DOUBT}: check them on the photo, "
