@@ -36,12 +36,10 @@ def typical_colour(image: np.ndarray) -> np.ndarray:
     return np.median(image.reshape(-1, 3)[::7], axis=0).astype(np.float32) / 255.0
 
 
-def net_input(image: np.ndarray, typical: np.ndarray | None = None) -> np.ndarray:
+def net_input(image: np.ndarray, typical: np.ndarray) -> np.ndarray:
     """(1, CHANNELS, H, W) float32 network input of a BGR uint8 image (H, W, 3), its
-    colours also taken relative to ``typical`` (the whole photo's, ``typical_colour``;
-    by default the image's own)."""
+    colours also taken relative to ``typical`` (the whole photo's, ``typical_colour``)."""
     x = image.astype(np.float32) / 255.0
-    typical = typical_colour(image) if typical is None else typical
     planes = np.concatenate([x - 0.5, x - typical], axis=2)
     return np.ascontiguousarray(planes.transpose(2, 0, 1)[None])
 

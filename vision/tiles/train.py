@@ -116,10 +116,20 @@ def _start_worker(pixels: Path, seed: int) -> None:
     _WORKER.update(net=PixelNet(pixels), seed=seed)
 
 
-def _load(entry) -> tuple[LabelledPhoto, np.ndarray]:
-    """A photo and its image: a real one (a LabelledPhoto), or a rendered one by its
-    number — from 0 the classic edition (seeds 10,000 on), below 0 random editions in
-    every scene (seeds 20,000 on): apart from each other and every benchmark's."""
+def training_photos(data: Path, splits: list[str], synthetic: int, world: int) -> list:
+    """What both networks learn from, as entries for ``load_photo``: the real photos of
+    the splits named, ``synthetic`` rendered photos of the classic edition and
+    ``world`` of random editions in every scene."""
+    photos = [(p, None) for s in splits for p in read_split(data / s)]
+    photos += [(None, i) for i in range(synthetic)]
+    return photos + [(None, -1 - i) for i in range(world)]
+
+
+def load_photo(entry) -> tuple[LabelledPhoto, np.ndarray]:
+    """A training photo and its image: a real one (a LabelledPhoto), or a rendered one
+    by its number — from 0 the classic edition (seeds 10,000 on), below 0 random
+    editions in every scene (seeds 20,000 on, training typefaces and jokers only):
+    apart from each other and every benchmark's."""
     photo, i = entry
     if photo is not None:
         return photo, cv2.imread(str(photo.image))
@@ -131,7 +141,7 @@ def _load(entry) -> tuple[LabelledPhoto, np.ndarray]:
 def _photo_samples(job: tuple[int, tuple]) -> tuple[list, list, list]:
     n, entry = job
     rng = np.random.default_rng((_WORKER["seed"], n))  # the same in any process
-    return face_samples(*_load(entry), _WORKER["net"], rng)
+    return face_samples(*load_photo(entry), _WORKER["net"], rng)
 
 
 def samples(photos, pixels: Path, seed: int, workers: int, cache: Path | None):
@@ -196,9 +206,7 @@ def main(argv=None) -> int:
     if problem:
         print(f"vision.tiles.train: {problem}", file=sys.stderr)
         return 2
-    photos = [(p, None) for s in args.splits for p in read_split(args.data / s)]
-    photos += [(None, i) for i in range(args.synthetic)]
-    photos += [(None, -1 - i) for i in range(args.world)]
+    photos = training_photos(args.data, args.splits, args.synthetic, args.world)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.pixels.resolve() != (args.out / "pixels.onnx").resolve():
         shutil.copyfile(args.pixels, args.out / "pixels.onnx")

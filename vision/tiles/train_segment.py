@@ -1,25 +1,25 @@
 """Train the tile reader's pixel network (``segment.PixelNet``) with PyTorch, offline.
 
     python -m vision.tiles.train_segment ../shared/data/rummikub-photos --splits train \
-        --synthetic 1500 --world 4500 --workers 2 --out /tmp/m
+        --synthetic 1000 --world 4500 --epochs 30 --workers 2 --out /tmp/m
 
 The network classes every pixel of the working-scale image (``segment.working_image``)
 as table, tile face or tile edge (a band 3 pixels wide along each tile's outline, as
-``labels.LabelledPhoto.pixel_classes`` draws it). It learns from the real photos of the splits named
-(``valid/`` is kept for tuning; ``test/`` is never read) and from rendered photos: of
-the classic edition (``render.render_photo``, seeds 10,000 on) and of random editions
-in every scene (``render.render_world``, seeds 20,000 on, training typefaces and jokers
-only) — the seeds the face network learns from, apart from every benchmark's and the
-tuning photos'. The photos are rendered by ``--workers`` processes; fitting runs on a
-GPU when there is one (``--device``) and on the CPU otherwise. Written to ``--out``:
-``pixels.onnx`` (run by OpenCV's ``dnn`` module; kangle needs no PyTorch) and the
-weights as ``pixels_net.pt``. Deterministic on the CPU for a seed; on a GPU up to the
-order of its floating-point sums.
+``labels.LabelledPhoto.pixel_classes`` draws it). It learns from the real photos of the
+splits named (``valid/`` is kept for tuning; ``test/`` is never read) and from rendered
+photos of the classic edition and of random editions in every scene — those of
+``train.load_photo``, which the face network learns from too, apart from every
+benchmark's and the tuning photos'. ``--workers`` processes read and render the
+photos; fitting runs on a GPU when there is one (``--device``) and on the CPU
+otherwise. Written to ``--out``: ``pixels.onnx`` (run by OpenCV's ``dnn`` module;
+kangle needs no PyTorch) and the weights as ``pixels_net.pt``. Deterministic on the
+CPU for a seed; on a GPU up to the order of its floating-point sums.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 from multiprocessing import Pool
@@ -27,12 +27,16 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import torch
-from torch import nn
 
-from vision.tiles.labels import read_split
-from vision.tiles.render import render_photo, render_world
+try:
+    import torch
+    from torch import nn
+except ImportError:  # kangle never needs PyTorch; training it does
+    sys.exit("vision.tiles.train_segment: PyTorch is not installed here: "
+             "pip install -e '.[train]' (in a separate environment is fine)")
+
 from vision.tiles.segment import STRIDE, typical_colour, working_image
+from vision.tiles.train import load_photo, training_photos
 
 CROP = 320  # training crops, working pixels (a multiple of STRIDE)
 CLASS_WEIGHTS = (1.0, 1.0, 3.0)  # table, face, edge: an edge band is thin, and a seam matters
@@ -96,35 +100,21 @@ def _one_thread() -> None:
     cv2.setNumThreads(1)
 
 
-def _rendered(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A rendered photo at working scale and its classes: seeds ≥ 20,000 random editions
-    in any scene, below that the classic edition."""
-    rng = np.random.default_rng(seed)
-    photo, image = (render_world(rng)[:2] if seed >= 20_000 else render_photo(rng))
-    return _labelled(photo, image)
-
-
-def _labelled(photo, image) -> tuple[np.ndarray, np.ndarray]:
+def _labelled(entry) -> tuple[np.ndarray, np.ndarray]:
+    """A training photo at working scale and its true pixel classes."""
+    photo, image = load_photo(entry)
     small, factor = working_image(image)
     return small, photo.pixel_classes(small.shape, factor)
-
-
-def _real(photo) -> tuple[np.ndarray, np.ndarray]:
-    return _labelled(photo, cv2.imread(str(photo.image)))
 
 
 def gather(data: Path, splits: list[str], synthetic: int, world: int, workers: int,
            log) -> tuple[list[np.ndarray], list[np.ndarray], list[bool]]:
     """Working-scale images, their classes, and whether each is real."""
-    real = [p for s in splits for p in read_split(data / s)]
-    seeds = [10_000 + i for i in range(synthetic)] + [20_000 + i for i in range(world)]
+    photos = training_photos(data, splits, synthetic, world)
     with Pool(workers, initializer=_one_thread) as pool:
-        got = pool.map(_real, real, chunksize=4)
-        log(f"{len(real)} real photos read")
-        got += pool.map(_rendered, seeds, chunksize=8)
-    log(f"{len(seeds)} photos rendered")
-    images, labels = zip(*got, strict=True)
-    return list(images), list(labels), [True] * len(real) + [False] * len(seeds)
+        images, labels = zip(*pool.map(_labelled, photos, chunksize=8), strict=True)
+    log(f"{len(photos)} photos read or rendered")
+    return list(images), list(labels), [photo is not None for photo, _ in photos]
 
 
 def _padded(image: np.ndarray, label: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -238,7 +228,7 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", type=Path, help="folder with train/ and valid/ splits")
     ap.add_argument("--splits", nargs="+", default=["train"])
-    ap.add_argument("--synthetic", type=int, default=1500,
+    ap.add_argument("--synthetic", type=int, default=1000,
                     help="rendered photos of the classic edition")
     ap.add_argument("--world", type=int, default=4500,
                     help="rendered photos of random editions in every scene")
@@ -249,11 +239,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    for split in args.splits:
-        if not (args.data / split / "images").is_dir():
-            print(f"vision.tiles.train_segment: no {split}/images folder in {args.data}",
-                  file=sys.stderr)
-            return 2
+    problem = next((f"no {split}/images folder in {args.data} (a YOLO data set's split)"
+                    for split in args.splits if not (args.data / split / "images").is_dir()),
+                   None)
+    if importlib.util.find_spec("onnx") is None:  # found now, not after hours of fitting
+        problem = "onnx, which writes the network's file, is not installed: " \
+                  "pip install -e '.[train]'"
+    if problem:
+        print(f"vision.tiles.train_segment: {problem}", file=sys.stderr)
+        return 2
     args.out.mkdir(parents=True, exist_ok=True)
 
     def log(s):
