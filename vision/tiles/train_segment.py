@@ -32,8 +32,9 @@ try:
     import torch
     from torch import nn
 except ImportError:  # kangle never needs PyTorch; training it does
-    sys.exit("vision.tiles.train_segment: PyTorch is not installed here: "
-             "pip install -e '.[train]' (in a separate environment is fine)")
+    print("vision.tiles.train_segment: PyTorch is not installed here: "
+          "pip install -e '.[train]' (in a separate environment is fine)", file=sys.stderr)
+    sys.exit(2)
 
 from vision.tiles.segment import STRIDE, typical_colour, working_image
 from vision.tiles.train import load_photo, training_photos
