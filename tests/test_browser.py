@@ -68,13 +68,19 @@ def station(tmp_path):
 
 def shows(driver, text: str, where: str = "body") -> None:
     """Wait until the page shows ``text`` (in the element ``where``, a CSS selector)."""
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    # the standings are replaced every poll: an element found may be gone when read
-    WebDriverWait(driver, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda d: text in d.find_element(By.CSS_SELECTOR, where).text,
+    # read in one script call: the standings are replaced every poll and a submitted form
+    # loads a new page, so an element found in one call may be gone by the next (Chrome
+    # then says "stale element" or "node does not belong to the document"); a read that
+    # falls between two pages is simply tried again until WAIT runs out (a table's cells
+    # are read tab-separated: spaced as WebDriver's .text spaces them)
+    WebDriverWait(driver, WAIT, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: text in (d.execute_script(
+            "const e = document.querySelector(arguments[0]);"
+            "return e ? e.innerText.replace(/[ \\t]+/g, ' ') : '';",
+            where) or ""),
         f"the page never showed {text!r}")
 
 
