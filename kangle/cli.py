@@ -12,6 +12,7 @@ import sys
 
 from kangle import (
     eventcmd,
+    fitcmd,
     gamecmd,
     refereecmd,
     replaycmd,
@@ -55,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _game_parser(sub)
     simcmd.add_parser(sub, _F)
+    fitcmd.add_parser(sub, _F)
     replaycmd.add_parser(sub, _F)
     scorecmd.add_parser(sub, _F)
     eventcmd.add_parser(sub, _F)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ from physics.text import draw_lines, pygame_font, wrap
 from rules.errors import KangleError
 from rules.game import confirmation, replay
 from rules.gamelog import GameLog
+from rules.jsonfile import write_json
 from rules.shot import ShotRecord
 from rules.state import TableState
 from vision.detect import Detector
@@ -121,6 +123,12 @@ def cmd_referee(args: argparse.Namespace) -> int:
         need_display("referee with --headless (a JSON line per ruling), and --out-video "
                      "annotated.avi to keep the picture")
     cal = Calibration.load(args.calibration)
+    if args.records:
+        try:
+            Path(args.records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise KangleError(f"--records {args.records}: cannot make that folder ({exc})"
+                              ) from None
     log = GameLog(args.game)
     source = cv2.VideoCapture(args.video if args.video else args.camera)
     if not source.isOpened():
@@ -130,6 +138,8 @@ def cmd_referee(args: argparse.Namespace) -> int:
     lines: list[str] = []
 
     def on_ruling(seq, ruling, state, record) -> None:
+        if args.records and record is not None:
+            write_json(Path(args.records) / f"shot-{seq:04d}.json", record.to_json())
         if isinstance(ruling, str):
             print(json.dumps({"warning": ruling}) if args.headless else f"WARNING: {ruling}")
             return
@@ -271,4 +281,8 @@ def add_parser(sub, formatter) -> None:
     r.add_argument("--headless", action="store_true", help="no window: JSON lines")
     r.add_argument("--out-video", help="write the annotated video here (.avi)")
     r.add_argument("--fps", type=float, help="frame rate if the source does not say")
+    r.add_argument("--records", metavar="DIR",
+                   help="also keep each tracked shot's whole record, with the paths of the "
+                        "pieces, as DIR/shot-NNNN.json (for kangle fit-physics and kangle "
+                        "replay)")
     r.set_defaults(run=cmd_referee)

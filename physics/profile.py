@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -92,3 +93,38 @@ def load_physics(name_or_path: str | Path = "standard") -> PhysicsProfile:
     if problems:
         raise KangleError(f"physics profile {source}: " + "; ".join(problems))
     return profile
+
+
+def profile_toml(profile: PhysicsProfile, header: str = "",
+                 notes: dict[str, str] | None = None) -> str:
+    """``profile`` as a physics profile file that ``load_physics`` reads back to the same
+    values: ``header`` becomes its opening comment, ``notes[name]`` a comment above that
+    value."""
+    notes = notes or {}
+    fly = profile.fly_off
+    sections = {
+        "table": {"sliding_friction": profile.sliding_friction,
+                  "spin_friction": profile.spin_friction},
+        "contacts": {"piece_restitution": profile.piece_restitution,
+                     "piece_friction": profile.piece_friction,
+                     "cushion_restitution": profile.cushion_restitution,
+                     "cushion_friction": profile.cushion_friction},
+        "holes": {"capture_speed": profile.capture_speed},
+        "fly_off": {"enabled": fly.enabled, "min_speed": fly.min_speed,
+                    "probability": fly.probability, "rim_share": fly.rim_share,
+                    "seed": fly.seed},
+        "stepping": {"max_step_fraction": profile.max_step_fraction,
+                     "max_step": profile.max_step, "order_tolerance": profile.order_tolerance,
+                     "rest_speed": profile.rest_speed, "max_duration": profile.max_duration,
+                     "trajectory_rate": profile.trajectory_rate},
+    }
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    lines.append(f"name = {json.dumps(profile.name, ensure_ascii=False)}")
+    for section, values in sections.items():
+        lines += ["", f"[{section}]"]
+        for key, value in values.items():
+            if key in notes:
+                lines += [f"# {line}".rstrip() for line in notes[key].splitlines()]
+            text = str(value).lower() if isinstance(value, bool) else repr(value)
+            lines.append(f"{key} = {text}")
+    return "\n".join(lines) + "\n"

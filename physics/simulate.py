@@ -86,8 +86,17 @@ def simulate(state: TableState, stroke: Stroke, board: Board, physics: PhysicsPr
     """Play one stroke from ``state`` and return what happened as a shot record."""
     shot_piece, start = placement(state, stroke, board)
     positions = {p: state.pos(p) for p in state.left("red") + state.left("black")}
-    positions = spread_stack(positions, state.stack, board)
-    positions[shot_piece] = start
+    return play(spread_stack(positions, state.stack, board), shot_piece, start, stroke, board,
+                physics, trajectory)
+
+
+def play(positions: dict[str, tuple[float, float]], shot_piece: str, start: tuple[float, float],
+         stroke: Stroke, board: Board, physics: PhysicsProfile,
+         trajectory: bool = True) -> ShotRecord:
+    """Play ``stroke`` with the pieces standing at ``positions`` (board mm) and the shot
+    piece struck from ``start``, unchecked: a table seen by the camera (a tracked record's
+    ``table``) replayed as it stood. ``simulate`` is the checked way in from a state."""
+    positions = {**positions, shot_piece: start}
     run = _Run(build_world(board, physics, positions), shot_piece, stroke, start, trajectory)
     return run.play()
 

@@ -104,8 +104,13 @@ def dumps(obj: Any) -> str:
 
 
 def write_json(path: str | Path, obj: Any) -> None:
+    write_text(path, dumps(obj))
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write a UTF-8 file, or say why it cannot be written."""
     try:
-        Path(path).write_text(dumps(obj), encoding="utf-8")
+        Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise KangleError(f"cannot write {path}: {exc}") from None
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
+from physics.simulate import Stroke
 from rules.board import load_board
 from rules.game import lag
 from rules.referee import judge
@@ -61,3 +63,35 @@ def run(state: TableState, record: ShotRecord, rules: RuleProfile = RULES):
     new.check()
     return new, ruling, [(c.rule, c.kind) for c in ruling.calls]
 
+
+
+def alone(*placed: tuple[str, tuple[float, float]]) -> TableState:
+    """Red to shoot on an empty table but for the pieces ``placed`` (id, (x, y) mm)."""
+    state = started()
+    state = gone(state, *state.left("red"), *state.left("black"))
+    for piece, pos in placed:
+        state = put(state, piece, pos)
+    return state
+
+
+def cut_place(cut: float, ahead: float, circle: str = "SW") -> tuple[float, float]:
+    """Where a piece stands ``ahead`` mm straight up the table (+y) from ``circle``'s centre
+    so that a striker shot at 90° from that centre meets it at a cut of ``cut`` degrees
+    (0: full; the piece sent off to the striker's left for a positive cut)."""
+    cx, cy = BOARD.circle_centre(circle)
+    reach = BOARD.striker_radius + BOARD.piece_radius
+    return (cx + reach * math.sin(math.radians(cut)), cy + ahead)
+
+
+def fitting_shots():
+    """Five strokes that between them show every fitted physics value: two cuts (30° and
+    50°: piece friction throws the piece off the line of centres), a near-full hit
+    (piece restitution), two strokes off the cushions (their restitution and, at a slant,
+    friction); all show sliding friction. (state, Stroke) pairs."""
+    return [
+        (alone(("B05", cut_place(30, 220))), Stroke("red", "SW", 90.0, 3.0)),
+        (alone(("B05", cut_place(50, 260))), Stroke("red", "SW", 90.0, 3.5)),
+        (alone(("B07", cut_place(-12, 300, "SE"))), Stroke("red", "SE", 90.0, 2.5)),
+        (alone(("R03", (0.0, 200.0))), Stroke("red", "SE", 150.0, 3.0)),
+        (alone(("R03", (0.0, 200.0))), Stroke("red", "SW", 20.0, 4.0)),
+    ]

@@ -1,0 +1,382 @@
+"""Fitting the simulator to a venue's table: the friction and restitution values with
+which it replays shots the camera tracked (or the simulator recorded).
+
+The unknowns are the five values of a physics profile that shape a shot — sliding
+friction, piece–piece restitution and friction, cushion restitution and friction — and,
+for each shot, what its record does not hold exactly: the stroke's direction (degrees),
+its speed (m/s), the instant of the strike (s: a camera sees it between two frames) and
+where the shot piece stood (mm from the record's ``start``, within ``START_MM``, with a
+prior pulling it back there: a camera's start is good to a millimetre or so, and in a cut
+or a second meeting that millimetre is a different shot).
+
+Each shot is replayed from the table its record saw (``table``), and a residual is the
+distance, in board millimetres, between where the record saw a moving piece at one of
+its samples and where the replay has it then (the replay's 240 Hz path, interpolated);
+a piece the record saw stay put adds where the replay leaves it. Levenberg–Marquardt
+with forward differences minimises the sum of their squares, each weighed by Huber's
+rule — a sample more than ``HUBER_MM`` off counts linearly, so a swapped identity or a
+piece that drops in one and not the other cannot drag the fit. Three things keep it out
+of the wrong valley: each stroke is first looked for on a grid (a camera often loses a
+fast shot piece in its first frames, so the first estimate may come from samples after
+it met something); the fit takes ever longer stretches of the shots (``HORIZONS``: a
+shot's start depends smoothly on everything, its end only once all is nearly right);
+and no step moves a value by more than a quarter (a friction past the point where
+contacts stick changes nothing, and a long step could land there and stay). It runs
+twice: the strokes alone under the starting profile (its residual is "before": the best
+that profile does), then values and strokes together ("after").
+
+Each value's uncertainty is one standard deviation, the sandwich covariance with each
+shot one observation (``_Model.deviations``). It is the spread the shots show; a bias
+they share — a camera's calibration a millimetre off everywhere — is not in it, and
+``benchmarks/fit_physics.py`` measures the real error on filmed shots. A value that
+changes no replay at the solution — the cushion's with no cushion contact — is kept at
+its starting value and reported as undetermined.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from physics.profile import PhysicsProfile
+from physics.simulate import Stroke, play
+from physics.world import GRAVITY_MM
+from rules.board import Board
+from rules.errors import KangleError
+from rules.shot import ShotRecord
+
+HUBER_MM = 5.0  # residuals beyond this count linearly
+START_MM = 3.0  # how far the shot piece may have stood from the record's start
+START_WEIGHT = 3.0  # a millimetre off the record's start costs as much as 3 mm off a sample
+REPLAY_RATE = 240  # Hz: the replay's path samples, interpolated at the record's times
+
+# the fitted values: (name, lowest, highest, what kind of shot determines it)
+VALUES = (
+    ("sliding_friction", 0.01, 1.0, "any shot"),
+    ("piece_restitution", 0.05, 1.0, "a full hit on a piece"),
+    ("piece_friction", 0.0, 1.5, "a cut (a piece struck off-centre)"),
+    ("cushion_restitution", 0.05, 1.0, "a piece driven into a cushion"),
+    ("cushion_friction", 0.0, 1.5, "a piece striking a cushion at a slant"),
+)
+HORIZONS = (0.2, 0.4, 0.8, 1.6, math.inf)  # s: the stretches fitted one after another
+SEARCH_HORIZON = 0.4  # s: the stretch the first search for each stroke looks at
+SEARCH_DEGREES = 20  # how far either way of the first estimate it looks, 1° apart
+SEARCH_SPEEDS = (0.8, 1.0, 1.25, 1.5, 1.8)  # times the first estimate of the speed
+_STEP = 0.01  # forward-difference step of a value, relative (at least 0.002 absolute)
+# each shot's own parameters: angle °, speed m/s, strike instant s, and where the shot
+# piece stood, mm from the record's ``start`` (a camera's is good to a millimetre or so,
+# and a cut or a second meeting can turn that into a different shot)
+_STROKE_STEPS = (0.02, 0.003, 0.002, 0.05, 0.05)  # the speed's relative
+_STROKE_LOW = (-math.inf, 0.05, -0.1, -START_MM, -START_MM)
+_STROKE_HIGH = (math.inf, 15.0, 0.1, START_MM, START_MM)
+_PER_SHOT = len(_STROKE_STEPS)
+
+
+@dataclass(frozen=True)
+class Value:
+    """One fitted value: where the fit started, where it ended, and one standard
+    deviation (None: the shots do not determine it, so it stayed at ``start``)."""
+
+    name: str
+    start: float
+    value: float
+    sd: float | None
+    needs: str  # the kind of shot that determines it
+
+    @property
+    def determined(self) -> bool:
+        return self.sd is not None and self.sd <= 0.25 * max(abs(self.value), 0.01)
+
+
+@dataclass(frozen=True)
+class Fit:
+    profile: PhysicsProfile  # the starting profile with the fitted values
+    values: tuple[Value, ...]
+    before_mm: float  # RMS residual under the starting profile (its strokes fitted)
+    after_mm: float  # RMS residual with the fitted values
+    shots: int
+    samples: int
+    left_out: tuple[tuple[int, str], ...] = ()  # (index in the records given, why)
+
+
+@dataclass(frozen=True)
+class _Shot:
+    """One record, ready to replay: the table, the stroke's first estimate, and what the
+    record saw (per moving piece an array of [t, x, y]; the pieces seen to stay put)."""
+
+    record: ShotRecord
+    positions: dict[str, tuple[float, float]]
+    seen: dict[str, np.ndarray]
+    resting: tuple[str, ...]
+    stroke: tuple[float, ...]  # angle °, speed m/s, strike instant s, start dx, dy mm
+
+    @property
+    def size(self) -> int:
+        return sum(len(s) for s in self.seen.values()) + len(self.resting)
+
+
+def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
+                iterations: int = 30) -> Fit:
+    """Fit the five values of ``start`` to ``records`` (each with its ``trajectory`` and
+    ``table``); see the module's docstring. A record that shows too little to replay is
+    left out, and ``Fit.left_out`` says why."""
+    shots, left_out = [], []
+    for k, record in enumerate(records):
+        try:
+            shots.append(_prepare(record, board, start))
+        except KangleError as exc:
+            left_out.append((k, str(exc)))
+    if not shots:
+        raise KangleError(f"none of the {len(records)} shots can be fitted: {left_out[0][1]}")
+    model = _Model(shots, board, start)
+    first = np.array([getattr(start, name) for name, *_ in VALUES])
+    strokes = range(len(VALUES), len(VALUES) + _PER_SHOT * len(shots))
+    theta = np.concatenate([first, np.array([s.stroke for s in shots], dtype=float).ravel()])
+    theta = model.search(theta)
+    _, before = model.solve(theta, strokes, iterations)  # the strokes alone
+    moves = model.touched(theta)
+    theta, after = model.solve(theta, [*moves, *strokes], iterations)
+    # a value that mattered on the way (the standard's friction let a piece reach a
+    # cushion) but not at the end tells nothing: back to where it started
+    kept = set(moves) - set(model.touched(theta))
+    theta[list(kept)] = first[list(kept)]
+    moves = tuple(j for j in moves if j not in kept)
+    sd = model.deviations(theta, moves)
+    fitted = tuple(Value(name, float(first[i]), float(theta[i]), sd.get(i), needs)
+                   for i, (name, _, _, needs) in enumerate(VALUES))
+    profile = replace(start, **{v.name: round(v.value, 4) for v in fitted})
+    return Fit(profile, fitted, before, after, len(shots), sum(s.size for s in shots),
+               tuple(left_out))
+
+
+def _prepare(record: ShotRecord, board: Board, physics: PhysicsProfile) -> _Shot:
+    """A record's table and samples, and a first estimate of its stroke from the shot
+    piece's straight run before its first contact (distance = v·t − μ·g·t²/2)."""
+    what = f"the {record.source} shot of {record.shooter} from {record.circle}"
+    if not record.trajectory or record.shot_piece not in record.trajectory:
+        raise KangleError(f"{what} has no trajectory of its shot piece: physics is fitted to "
+                          "paths (records written by `kangle sim --out` or `kangle referee "
+                          "--records`)")
+    if not record.table:
+        raise KangleError(f"{what} does not say where the pieces stood before it (its "
+                          "'table'): physics cannot be fitted to it")
+    positions = {p: xy for p, xy in record.table.items() if p != record.shot_piece}
+    seen = {p: np.array(s, dtype=float) for p, s in sorted(record.trajectory.items())
+            if len(s) and (p in positions or p == record.shot_piece)}
+    resting = tuple(sorted(p for p in positions if p not in seen))
+    path = seen[record.shot_piece]
+    first = min((c.t for c in record.contacts_of(record.shot_piece)), default=math.inf)
+    run = path[(path[:, 0] > 0) & (path[:, 0] < first - 0.01)]
+    if len(run) < 2:
+        run = path[path[:, 0] > 0][:3]
+    if len(run) < 2:
+        raise KangleError(f"{what} shows its shot piece moving in fewer than two samples "
+                          "(lost to the camera at once?): there is no stroke to fit")
+    x0, y0 = record.start
+    dx, dy = run[-1, 1] - x0, run[-1, 2] - y0
+    t, d = run[:, 0], np.hypot(run[:, 1] - x0, run[:, 2] - y0)
+    braking = physics.sliding_friction * GRAVITY_MM
+    speed = float(np.sum((d + braking * t ** 2 / 2) * t) / np.sum(t ** 2))  # mm/s
+    speed = min(max(speed, 100.0), 15000.0)
+    lag = float(np.clip(d[0] / speed - t[0], _STROKE_LOW[2], _STROKE_HIGH[2]))
+    stroke = (math.degrees(math.atan2(dy, dx)), speed / 1000, lag, 0.0, 0.0)
+    return _Shot(record, positions, seen, resting, stroke)
+
+
+class _Model:
+    """The replays and their residuals. Parameters (``theta``): the five values, then
+    each shot's angle, speed, strike instant and start offset (x, y)."""
+
+    def __init__(self, shots: list[_Shot], board: Board, start: PhysicsProfile):
+        self.shots, self.board = shots, board
+        self.start = replace(start, trajectory_rate=REPLAY_RATE)
+        self.horizon = math.inf  # s: only the samples up to this time count
+
+    # -- residuals --------------------------------------------------------------------------
+    def shot_residuals(self, k: int, values: np.ndarray, stroke: np.ndarray) -> np.ndarray:
+        """Shot ``k`` replayed with ``values`` and its ``stroke``: the (x, y) residual, mm,
+        of each sample the record holds, one row each."""
+        shot, rec = self.shots[k], self.shots[k].record
+        physics = replace(self.start, max_duration=min(self.start.max_duration,
+                                                       self.horizon + 0.05),
+                          **{name: float(v) for (name, *_), v in zip(VALUES, values, strict=True)})
+        angle, speed, lag, dx, dy = stroke
+        start = (rec.start[0] + float(dx), rec.start[1] + float(dy))
+        replayed = play(shot.positions, rec.shot_piece, start,
+                        Stroke(rec.shooter, rec.circle, float(angle), float(speed)),
+                        self.board, physics).trajectory or {}
+        rows = []
+        for piece, seen in shot.seen.items():
+            seen = seen[seen[:, 0] <= self.horizon]
+            rows.append(self._at(replayed, shot, piece, seen[:, 0] + lag) - seen[:, 1:])
+        for piece in shot.resting:
+            rows.append(self._at(replayed, shot, piece, np.array([self.horizon]))
+                        - np.array([shot.positions[piece]]))
+        rows.append(np.array([[dx, dy]]) * START_WEIGHT)  # the start as measured: a prior
+        return np.concatenate(rows)
+
+    @staticmethod
+    def _at(replayed: dict, shot: _Shot, piece: str, t: np.ndarray) -> np.ndarray:
+        """Where the replay has ``piece`` at times ``t`` (its last place after it stops or
+        drops; where it stood if it never moved)."""
+        path = replayed.get(piece)
+        if not path:
+            xy = shot.record.start if piece == shot.record.shot_piece else shot.positions[piece]
+            return np.tile(np.array(xy, dtype=float), (len(t), 1))
+        p = np.asarray(path, dtype=float)
+        return np.column_stack([np.interp(t, p[:, 0], p[:, 1]), np.interp(t, p[:, 0], p[:, 2])])
+
+    def residuals(self, theta: np.ndarray, only: int | None = None) -> list[np.ndarray | None]:
+        """Each shot's residuals under ``theta`` (the five values, then three per shot);
+        with ``only``, that shot's alone (None for the others)."""
+        n = len(VALUES)
+        return [self.shot_residuals(k, theta[:n], theta[n + _PER_SHOT * k:n + _PER_SHOT * (k + 1)])
+                if only is None or k == only else None for k in range(len(self.shots))]
+
+    # -- the solver -------------------------------------------------------------------------
+    def _steps(self, theta: np.ndarray) -> np.ndarray:
+        n = len(VALUES)
+        steps = [max(_STEP * abs(v), 0.002) for v in theta[:n]]
+        for k in range(len(self.shots)):
+            a, s, *rest = _STROKE_STEPS
+            steps += [a, s * theta[n + _PER_SHOT * k + 1], *rest]
+        return np.array(steps)
+
+    def _reach(self, theta: np.ndarray) -> np.ndarray:
+        """The most each parameter may move in one step: a quarter of a value (a
+        friction past the point where contacts stick changes nothing, and a long step
+        could land there and stay), 2°, 10 % of the speed, 10 ms, 1 mm."""
+        n = len(VALUES)
+        reach = [0.25 * max(abs(v), 0.04) for v in theta[:n]]
+        for k in range(len(self.shots)):
+            reach += [2.0, 0.1 * theta[n + _PER_SHOT * k + 1], 0.01, 1.0, 1.0]
+        return np.array(reach)
+
+    def _jacobian(self, theta: np.ndarray, active, base: list[np.ndarray]) -> np.ndarray:
+        """Forward differences of the stacked residuals in the ``active`` parameters'
+        columns: a value moves every shot, a stroke parameter only its own."""
+        steps = self._steps(theta)
+        offsets = np.cumsum([0] + [b.size for b in base])
+        jac = np.zeros((offsets[-1], len(active)))
+        for col, j in enumerate(active):
+            moved = theta.copy()
+            moved[j] += steps[j]
+            only = None if j < len(VALUES) else (j - len(VALUES)) // _PER_SHOT
+            for k, r in enumerate(self.residuals(moved, only)):
+                if r is not None:
+                    jac[offsets[k]:offsets[k + 1], col] = (r - base[k]).ravel() / steps[j]
+        return jac
+
+    def solve(self, theta: np.ndarray, active, iterations: int) -> tuple[np.ndarray, float]:
+        """Fit the ``active`` parameters of ``theta`` (the rest held) to ever longer
+        stretches of the shots (``HORIZONS``): a shot's first moments depend smoothly on
+        the parameters, while its end — after pieces have met several times — only
+        settles once they are nearly right. Returns the solution and its RMS residual
+        over the whole shots (mm)."""
+        for self.horizon in HORIZONS:
+            theta, rms = self._descend(theta, active, iterations)
+        return theta, rms
+
+    def _descend(self, theta: np.ndarray, active, iterations: int) -> tuple[np.ndarray, float]:
+        """Levenberg–Marquardt in the ``active`` parameters of ``theta``, each kept within
+        its bounds, on the samples up to the horizon."""
+        active = list(active)
+        low = np.array([lo for _, lo, _, _ in VALUES] + list(_STROKE_LOW) * len(self.shots))
+        high = np.array([hi for _, _, hi, _ in VALUES] + list(_STROKE_HIGH) * len(self.shots))
+        theta = theta.copy()
+        base = self.residuals(theta)
+        cost, damping = _cost(base), 1e-3
+        for _ in range(iterations):
+            weights = _weights(base)
+            jac = self._jacobian(theta, active, base)
+            a = jac.T @ (weights[:, None] * jac)
+            g = jac.T @ (weights * np.concatenate(base).ravel())
+            improved = False
+            while damping < 1e8:
+                step = np.linalg.solve(a + damping * np.diag(np.diag(a) + 1e-12), -g)
+                reach = self._reach(theta)[active]
+                step = np.clip(step, -reach, reach)
+                trial = theta.copy()
+                trial[active] = np.clip(theta[active] + step, low[active], high[active])
+                r = self.residuals(trial)
+                if _cost(r) < cost:
+                    improved = cost - _cost(r) > 1e-6 * cost
+                    theta, base, cost = trial, r, _cost(r)
+                    damping = max(damping / 4, 1e-7)
+                    break
+                damping *= 4
+            if not improved:
+                break
+        return theta, _rms(base)
+
+    def search(self, theta: np.ndarray) -> np.ndarray:
+        """Each shot's direction and speed looked for on a grid around the first
+        estimate, on the shot's first ``SEARCH_HORIZON`` s: a camera often loses a fast
+        shot piece in its first frames (a streak), and then the first estimate comes from
+        samples after it has already met something."""
+        theta = theta.copy()
+        self.horizon = SEARCH_HORIZON
+        n = len(VALUES)
+        for k in range(len(self.shots)):
+            at = n + _PER_SHOT * k
+            best, tried = None, theta[at:at + _PER_SHOT].copy()
+            for turn in np.arange(-SEARCH_DEGREES, SEARCH_DEGREES + 0.5, 1.0):
+                for scale in SEARCH_SPEEDS:
+                    tried[0], tried[1] = theta[at] + turn, theta[at + 1] * scale
+                    cost = _cost([self.shot_residuals(k, theta[:n], tried)])
+                    if best is None or cost < best[0]:
+                        best = (cost, tried[:2].copy())
+            theta[at:at + 2] = best[1]
+        self.horizon = math.inf
+        return theta
+
+    def touched(self, theta: np.ndarray) -> tuple[int, ...]:
+        """The values whose change moves some replay at all."""
+        jac = self._jacobian(theta, range(len(VALUES)), self.residuals(theta))
+        return tuple(j for j in range(len(VALUES)) if np.any(jac[:, j]))
+
+    def deviations(self, theta: np.ndarray, moves) -> dict[int, float]:
+        """One standard deviation of each fitted value: the sandwich (cluster-robust)
+        covariance B⁻¹·M·B⁻¹, B = JᵀWJ, M the sum over shots of each shot's gradient
+        gᵀg, g = (W·r)ᵀJ over its samples; with G shots, M is scaled by G / (G − 1).
+        The samples of one shot share their errors (a tracker's bias, a start a little
+        off, a contact a touch thinner), so a shot counts as one observation, not as its
+        hundreds of samples: the spread is that of the values the shots one by one ask
+        for. With few shots it is itself rough."""
+        base = self.residuals(theta)
+        active = [*moves, *range(len(VALUES), len(theta))]
+        jac = self._jacobian(theta, active, base)
+        weights = _weights(base)
+        score = jac * (weights * np.concatenate(base).ravel())[:, None]
+        sums = np.zeros((len(self.shots), len(active)))
+        np.add.at(sums, self._shot_of_rows(), score)
+        meat = sums.T @ sums * len(sums) / max(len(sums) - 1, 1)
+        bread = np.linalg.pinv(jac.T @ (weights[:, None] * jac))
+        cov = bread @ meat @ bread
+        return {j: math.sqrt(max(float(cov[i, i]), 0.0)) for i, j in enumerate(moves)}
+
+    def _shot_of_rows(self) -> np.ndarray:
+        """Which shot each coordinate of the stacked residuals (at horizon ∞) is of."""
+        return np.repeat(np.arange(len(self.shots)),
+                         [2 * (shot.size + 1) for shot in self.shots])
+
+
+def _weights(residuals: list[np.ndarray]) -> np.ndarray:
+    """Huber's weight of each coordinate (both of a sample's get its distance's)."""
+    d = np.hypot(*np.concatenate(residuals).T)
+    w = np.where(d <= HUBER_MM, 1.0, HUBER_MM / np.maximum(d, 1e-12))
+    return np.repeat(w, 2)
+
+
+def _cost(residuals: list[np.ndarray]) -> float:
+    """Huber's loss of the sample distances, mm²."""
+    d = np.hypot(*np.concatenate(residuals).T)
+    return float(np.sum(np.where(d <= HUBER_MM, d ** 2, 2 * HUBER_MM * d - HUBER_MM ** 2)))
+
+
+def _rms(residuals: list[np.ndarray]) -> float:
+    """The RMS distance of the samples, mm (each shot's last row is the start's prior)."""
+    return float(np.sqrt(np.mean(np.sum(np.concatenate([r[:-1] for r in residuals]) ** 2,
+                                        axis=1))))

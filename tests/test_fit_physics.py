@@ -1,0 +1,90 @@
+"""Fitting the simulator's physics to recorded shots: records the simulator made with
+known values are fitted back to those values."""
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from kangle.cli import main
+from physics.fit import fit_physics
+from physics.profile import PhysicsProfile, load_physics, profile_toml
+from physics.simulate import Stroke, simulate
+from rules.board import load_board
+from rules.jsonfile import write_json
+from tests.kit import alone, cut_place, fitting_shots
+
+BOARD = load_board()
+# a venue unlike the standard profile in every fitted value; records sampled at 60 Hz
+# like a camera's
+VENUE = replace(PhysicsProfile(), sliding_friction=0.2, piece_restitution=0.75,
+                piece_friction=0.05, cushion_restitution=0.7, cushion_friction=0.3,
+                trajectory_rate=60)
+FITTED = ("sliding_friction", "piece_restitution", "piece_friction", "cushion_restitution",
+          "cushion_friction")
+
+
+def test_simulated_shots_are_fitted_back_to_the_values_they_were_played_with():
+    records = [simulate(state, stroke, BOARD, VENUE) for state, stroke in fitting_shots()]
+    fit = fit_physics(records, BOARD, PhysicsProfile())
+    for value in fit.values:
+        assert value.determined, value
+        assert value.value == pytest.approx(getattr(VENUE, value.name), rel=0.02), value
+    assert fit.after_mm < 0.5 < 10 < fit.before_mm  # the standard profile replays them badly
+
+
+def test_values_no_shot_depends_on_are_kept_and_said_to_be(tmp_path, capsys):
+    """A soft full hit that stops short of every cushion tells nothing of the cushion."""
+    state = alone(("B05", cut_place(0, 150)))
+    record = simulate(state, Stroke("red", "SW", 90.0, 1.2), BOARD, VENUE)
+    assert not any("cushion" in c.a + c.b for c in record.contacts)
+    write_json(tmp_path / "soft.json", record.to_json())
+    start = tmp_path / "club.toml"
+    start.write_text(profile_toml(replace(PhysicsProfile(), name="club", cushion_friction=0.25)))
+    assert main(["fit-physics", str(tmp_path / "soft.json"), "--physics", str(start),
+                 "--out", str(tmp_path / "venue.toml")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"cushion_restitution +0\.600 +kept", out)
+    assert re.search(r"cushion_friction +0\.250 +kept", out)
+    fitted = load_physics(tmp_path / "venue.toml")
+    assert (fitted.name, fitted.cushion_restitution, fitted.cushion_friction) == (
+        "venue", 0.6, 0.25)
+    assert fitted.sliding_friction == pytest.approx(0.2, rel=0.02)
+
+
+def test_a_record_without_paths_or_a_wrong_output_is_refused(tmp_path, capsys):
+    state, stroke = fitting_shots()[3]
+    bare = simulate(state, stroke, BOARD, VENUE, trajectory=False)
+    write_json(tmp_path / "bare.json", bare.to_json())
+    assert main(["fit-physics", str(tmp_path / "bare.json"), "--out",
+                 str(tmp_path / "v.toml")]) == 2
+    assert "no paths to fit to" in capsys.readouterr().err
+    assert main(["fit-physics", str(tmp_path / "bare.json"), "--out",
+                 str(tmp_path / "v.json")]) == 2
+    assert ".toml" in capsys.readouterr().err
+    assert not (tmp_path / "v.toml").exists()
+
+
+def test_a_written_profile_reads_back_to_the_same_values(tmp_path):
+    profile = replace(PhysicsProfile(), name="hall 2", sliding_friction=0.1234,
+                      max_step=0.002).with_fly_off(True, seed=7)
+    path = tmp_path / "p.toml"
+    path.write_text(profile_toml(profile, "a header\nof two lines", {"max_step": "halved"}))
+    assert replace(load_physics(path), source="") == profile
+    assert "# halved\nmax_step = 0.002" in path.read_text()
+
+
+def test_a_shot_the_camera_lost_at_once_is_left_out_and_named(tmp_path, capsys):
+    state = alone(("B05", cut_place(0, 150)))
+    record = simulate(state, Stroke("red", "SW", 90.0, 1.2), BOARD, VENUE)
+    lost = replace(record, trajectory={**record.trajectory,
+                                       "RS": record.trajectory["RS"][:2]})  # one moving
+    write_json(tmp_path / "soft.json", record.to_json())
+    write_json(tmp_path / "lost.json", lost.to_json())
+    assert main(["fit-physics", str(tmp_path / "lost.json"), str(tmp_path / "soft.json"),
+                 "--out", str(tmp_path / "venue.toml")]) == 0
+    out = capsys.readouterr().out
+    assert f"left out {tmp_path / 'lost.json'}: " in out and "fitted to 1 shot " in out
+    assert main(["fit-physics", str(tmp_path / "lost.json"), "--out",
+                 str(tmp_path / "v.toml")]) == 2
+    assert "none of the 1 shots can be fitted" in capsys.readouterr().err
