@@ -18,6 +18,8 @@ def cmd_fit_physics(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix != ".toml":
         raise KangleError(f"--out {out}: a physics profile is a .toml file")
+    if not out.parent.is_dir():
+        raise KangleError(f"--out {out}: there is no folder {out.parent} to write it in")
     board = load_board(args.board, playable=True)
     start = load_physics(args.physics)
     records = []
@@ -47,6 +49,9 @@ def report(fit: Fit, start: str) -> list[str]:
     lines = [f"fitted to {fit.shots} shot{'s' if fit.shots != 1 else ''} "
              f"({fit.samples} samples): the replays are {fit.before_mm:.1f} mm RMS from what "
              f"was seen with {start}, {fit.after_mm:.1f} mm with the fitted values"]
+    if fit.shots < 3:
+        lines.append(f"  (the ± come from how the {fit.shots} shot{'s' if fit.shots > 1 else ''} "
+                     "here disagree: with fewer than 3 they say little — fit to more)")
     for v in fit.values:
         if v.sd is None:
             lines.append(f"  {v.name:<20} {v.value:.3f}  kept: no shot here depends on it "

@@ -62,6 +62,9 @@ def test_a_record_without_paths_or_a_wrong_output_is_refused(tmp_path, capsys):
     assert main(["fit-physics", str(tmp_path / "bare.json"), "--out",
                  str(tmp_path / "v.json")]) == 2
     assert ".toml" in capsys.readouterr().err
+    assert main(["fit-physics", str(tmp_path / "bare.json"), "--out",
+                 str(tmp_path / "nowhere" / "v.toml")]) == 2
+    assert "no folder" in capsys.readouterr().err  # said before the fit, not after it
     assert not (tmp_path / "v.toml").exists()
 
 
