@@ -33,11 +33,12 @@ def cmd_fit_physics(args: argparse.Namespace) -> int:
     fit = fit_physics(records, board, start)
     for k, why in fit.left_out:
         print(f"left out {args.shots[k]}: {why}")
-    print("\n".join(report(fit, start.name)))
+    said = report(fit, start.name)
+    print("\n".join(said))
     name = args.name or out.stem
     header = [f"Physics profile {name!r}, written by `kangle fit-physics` from "
               f"{len(records)} shot records, starting from {start.name}; the values not "
-              "fitted are its.", *report(fit, start.name)]
+              "fitted are its.", *said]
     write_text(out, profile_toml(replace(fit.profile, name=name), "\n".join(header),
                                  _notes(fit)))
     load_physics(out)  # what was written reads back

@@ -137,11 +137,17 @@ def cmd_referee(args: argparse.Namespace) -> int:
     writer = None
     lines: list[str] = []
 
+    def warn(text: str) -> None:
+        print(json.dumps({"warning": text}) if args.headless else f"WARNING: {text}")
+
     def on_ruling(seq, ruling, state, record) -> None:
         if args.records and record is not None:
-            write_json(Path(args.records) / f"shot-{seq:04d}.json", record.to_json())
+            try:  # a side file: its failure must not stop the refereeing
+                write_json(Path(args.records) / f"shot-{seq:04d}.json", record.to_json())
+            except KangleError as exc:
+                warn(f"shot #{seq} is in the game log but its whole record was not kept: {exc}")
         if isinstance(ruling, str):
-            print(json.dumps({"warning": ruling}) if args.headless else f"WARNING: {ruling}")
+            warn(ruling)
             return
         if args.headless:
             print(json.dumps({"entry": seq, "ruling": ruling.to_json()}, ensure_ascii=False),
