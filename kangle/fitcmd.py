@@ -51,8 +51,8 @@ def report(fit: Fit, start: str) -> list[str]:
              f"({fit.samples} samples): the replays are {fit.before_mm:.1f} mm RMS from what "
              f"was seen with {start}, {fit.after_mm:.1f} mm with the fitted values"]
     if fit.shots < 3:
-        lines.append(f"  (the ± come from how the {fit.shots} shot{'s' if fit.shots > 1 else ''} "
-                     "here disagree: with fewer than 3 they say little — fit to more)")
+        lines.append(f"  (the ± come from how the shots disagree with each other: from "
+                     f"{fit.shots} they say little — fit to three or more)")
     for v in fit.values:
         if v.sd is None:
             lines.append(f"  {v.name:<20} {v.value:.3f}  kept: no shot here depends on it "
