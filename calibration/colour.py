@@ -14,6 +14,7 @@ brightness), or redder by ``redness_threshold`` (only when it has a red one).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,8 +53,8 @@ class ColourModel:
         other = max(v for c, v in scores.items() if c != best) if len(scores) > 1 else 1e9
         if scores[best] > 60:
             return None, 0.0
-        confidence = float(np.clip(1 - scores[best] / (other + 1e-9), 0, 1)) * float(
-            np.exp(-scores[best] / 40))
+        confidence = min(max(1 - scores[best] / (other + 1e-9), 0.0), 1.0) * math.exp(
+            -scores[best] / 40)
         return best, confidence
 
     def rim_threshold(self, rim_level: float) -> float:

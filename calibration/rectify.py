@@ -139,6 +139,7 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 
 
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_SUM = np.ones((1, 3), np.float32)  # cv2.transform by it: B + G + R
 
 
 
@@ -278,7 +279,7 @@ class Rectifier:
         # the board's red share is a median over many pixels: a sample of them will do
         small_rect = cv2.resize(rect, (small.shape[1], small.shape[0]),
                                 interpolation=cv2.INTER_NEAREST).astype(np.float32)
-        small_red = small_rect[:, :, 2] / (small_rect.sum(axis=2) + 1)
+        small_red = small_rect[:, :, 2] / (cv2.transform(small_rect, _SUM) + 1)
         background = np.zeros_like(small)
         board_red = np.zeros(small.shape, np.float32)
         reds, levels = [], []

@@ -144,6 +144,30 @@ def test_touching_pieces_are_separated(venue):
     assert max(e for _, _, e in pairs) < 2.5
 
 
+def test_looking_again_at_the_blobs_cut_alone_sees_what_the_whole_frame_shows(venue):
+    """Detector._cut_out recomputes the distance transform and its peaks only in the
+    blobs a doubtful peak was cut from; the rest of the frame must come out exactly as
+    if all of it had been looked at again."""
+    camera, look, cal = venue
+    rng = np.random.default_rng(5)
+    truth = scatter(rng, BOARD, set_ids(BOARD)[:26])
+    truth |= {"R01": (-200.0, 60.0), "R02": (-168.0, 60.0), "B01": (-184.0, 87.7)}
+    frame = RENDER.render(camera, truth, replace(look, seed=3))
+    detector = Detector(cal)
+    f = detector.rect.features(frame.image)
+    m = detector.colours
+    mask = f.pieces(m.ratio_threshold, m.redness_threshold, detector.rect.allowed)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    peaks = detector._peaks(dist)
+    spots = [(p.x, p.y) for p in peaks[::4]]  # a quarter of them, all over the board
+    cut = mask.copy()
+    dist_after, peaks_after = detector._cut_out(cut, dist, peaks, spots)
+    whole = cv2.distanceTransform(cut, cv2.DIST_L2, 5)
+    assert np.array_equal(dist_after, whole)
+    assert peaks_after == detector._peaks(whole)
+    assert len(peaks_after) > len(peaks) * 0.6
+
+
 def test_pieces_on_the_rim_are_reported_as_such(venue):
     # the rim's dark wood is nearer a black piece's darkness than the pale surface is: a
     # black piece there is found against the rim's own brightness, as a weak detection

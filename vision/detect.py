@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -58,6 +59,15 @@ class Detection:
         return out | ({"weak": True} if self.weak else {})
 
 
+class Peak(NamedTuple):
+    """A local maximum of the distance transform (rectified view's pixels)."""
+
+    x: float  # column
+    y: float  # row
+    strength: float  # the distance transform there (pixels)
+    first: int  # its first pixel's index, row by row
+
+
 class Detector:
     def __init__(self, calibration: Calibration, scale: float = 0.7):
         self.cal = calibration
@@ -66,7 +76,7 @@ class Detector:
         self.rect = Rectifier(calibration.camera, self.board, scale)
         cam = calibration.camera
         centre = -cam.rotation.T @ np.asarray(cam.tvec, float)
-        self.nadir = centre[:2]
+        self.nadir = (float(centre[0]), float(centre[1]))
         self.height = float(centre[2])
         s = scale
         self.r_piece = self.board.piece_radius * s
@@ -94,19 +104,20 @@ class Detector:
         # of the mask, so that the pieces around it get peaks of their own, and the frame
         # is looked at again.
         doubts = []  # the peaks that were no piece's centre
-        for _ in range(4):
-            dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        known: dict = {}  # measurements kept from one look to the next (_measure_all)
+        whole_dist = dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        peaks = self._peaks(dist)
+        for look in range(4):
             self._free = None  # the same without the board's lines, made when needed
-            kept = self._strongest_apart(self._peaks(dist))
-            found = self._measure_all(mask, dist, f, kept)
+            kept = self._strongest_apart(peaks)
+            found = self._measure_all(mask, dist, f, kept, known=known)
             weak = [kept[k] for k, d in enumerate(found) if d is not None and not d[1]]
             if not weak:
                 break
             doubts += weak
-            for x, y in weak:
-                cv2.circle(mask, (int(round(x)), int(round(y))),
-                           int(round(0.3 * self.r_piece)), 0, -1)
-        kept, found = self._crowds(whole, f, kept, found, doubts)
+            if look < 3:
+                dist, peaks = self._cut_out(mask, dist, peaks, weak)
+        kept, found = self._crowds(whole, whole_dist, f, kept, found, doubts)
         out = [d for d, centred in filter(None, found) if centred]
         if rim_too and self.board.design != "carrom":  # (carrom: nothing on the frame)
             seen = np.zeros_like(whole)
@@ -137,30 +148,30 @@ class Detector:
         return [replace(d, weak=True, confidence=d.confidence * 0.5)
                 for d, centred in filter(None, found) if centred and d.where == "rim"]
 
-    def _crowds(self, mask: np.ndarray, f, kept: list, found: list, doubts: list
-                ) -> tuple[list, list]:
+    def _crowds(self, mask: np.ndarray, dist: np.ndarray, f, kept: list, found: list,
+                doubts: list) -> tuple[list, list]:
         """Each crowd of touching pieces (vision.crowd) where a peak was no piece's centre
         (``doubts``) or a piece's worth is left unexplained, read again from the centres
         its outlines tell; those are kept where they make at least as many pieces as
         the peaks did and most of the crowd (a rosette of carrom's set-up has no neck
-        between its pieces: the peaks fall between them)."""
+        between its pieces: the peaks fall between them). ``dist``: the distance
+        transform of ``mask``."""
         if not doubts and cv2.countNonZero(mask) < (
                 self._explained(found) + UNEXPLAINED * self._blob_area):
             return kept, found  # every blob is the pieces found in it: no crowd
         labels, crowded, areas = crowds(mask, self.r_piece)
         if not len(crowded):
             return kept, found
-        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         self._free = None
         doubted = {labels[int(y), int(x)] for x, y in doubts}
-        for i in crowded:
+        for i, (rows, cols) in crowded.items():
             inside = [labels[int(y), int(x)] == i for x, y in kept]
             ours = [d for d, ins in zip(found, inside, strict=True) if ins]
             if i not in doubted and areas[i] < (
                     self._explained(ours) + UNEXPLAINED * self._blob_area):
                 continue  # its peaks found pieces enough for it
-            centres = self._strongest_apart(crowd_centres(mask, labels, i, f, self.colours,
-                                                          self.r_piece))
+            centres = self._strongest_apart(crowd_centres(mask.shape, rows, cols, f,
+                                                          self.colours, self.r_piece))
             others = [p for p, ins in zip(kept, inside, strict=True) if not ins]
             trial = self._measure_all(mask, dist, f, centres + others, len(centres),
                                       crowded=True)
@@ -176,40 +187,97 @@ class Detector:
         return sum(self._blob_area * (wider if d.kind == self._name(d.colour, "striker") else 1)
                    for d, centred in filter(None, found) if centred)
 
-    def _peaks(self, dist: np.ndarray) -> list[tuple[float, float]]:
+    def _peaks(self, dist: np.ndarray, box: tuple[int, int, int, int] | None = None,
+               where: np.ndarray | None = None) -> list[Peak]:
         """Local maxima of the distance transform wide enough to be a piece, strongest
-        first (a plateau counts once, at its centre)."""
-        peaks = (dist >= 0.6 * self.r_piece) & (dist >= cv2.dilate(dist, self.peak_kernel))
-        found = cv2.findNonZero(peaks.astype(np.uint8))  # a few pixels: group them by hand
-        if found is None:
-            return []
-        xs, ys = found.reshape(-1, 2).T
-        spots = [(float(np.mean(xs[g])), float(np.mean(ys[g]))) for g in _groups(ys, xs)]
-        strength = np.array([dist[int(y), int(x)] for x, y in spots])
-        return [spots[i] for i in np.argsort(-strength, kind="stable")]
+        first (a plateau counts once, at its centre; equal ones in the order of their
+        first pixels, row by row). ``box`` (x0, y0, x1, y1): only those inside it, and
+        ``where`` (a mask of the box): only on its pixels."""
+        h, w = dist.shape
+        x0, y0, x1, y1 = box or (0, 0, w, h)
+        m = self.peak_kernel.shape[0] // 2  # the box and the kernel's reach round it
+        ex0, ey0 = max(x0 - m, 0), max(y0 - m, 0)
+        grown = cv2.dilate(dist[ey0:min(y1 + m, h), ex0:min(x1 + m, w)], self.peak_kernel)
+        inner = dist[y0:y1, x0:x1]
+        peaks = (inner >= 0.6 * self.r_piece) & (
+            inner >= grown[y0 - ey0:y1 - ey0, x0 - ex0:x1 - ex0])
+        if where is not None:
+            peaks &= where
+        ys, xs = np.divmod(np.flatnonzero(peaks), x1 - x0)  # a few pixels: group them
+        ys, xs = (ys + y0).tolist(), (xs + x0).tolist()  # by hand
+        out = []
+        for g in _groups(ys, xs):
+            x, y = sum(xs[i] for i in g) / len(g), sum(ys[i] for i in g) / len(g)
+            out.append(Peak(x, y, float(dist[int(y), int(x)]), ys[g[0]] * w + xs[g[0]]))
+        return sorted(out, key=lambda p: (-p.strength, p.first))
 
-    def _strongest_apart(self, spots: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        """Peaks strongest first, each at least most of a piece's radius from those kept."""
+    def _cut_out(self, mask: np.ndarray, dist: np.ndarray, peaks: list[Peak],
+                 spots: list[tuple[float, float]]) -> tuple[np.ndarray, list[Peak]]:
+        """Cut a small disc round each of ``spots`` (peaks that were no piece's centre)
+        out of ``mask`` (in place) and return its distance transform and peaks after,
+        from ``dist`` and ``peaks`` before: only the blobs that held a spot change, so
+        only they are measured again (a pixel's distance to the nearest pixel off the
+        mask depends on its own blob alone)."""
+        _, labels = cv2.connectedComponents(mask)
+        blobs = {int(labels[int(round(y)), int(round(x))]) for x, y in spots}
+        for x, y in spots:
+            cv2.circle(mask, (int(round(x)), int(round(y))), int(round(0.3 * self.r_piece)),
+                       0, -1)
+        if 0 in blobs:  # a plateau's centre off its blob (never seen): look at it all again
+            dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+            return dist, self._peaks(dist)
+        changed = np.isin(labels, list(blobs)).astype(np.uint8)
+        x, y, bw, bh = cv2.boundingRect(changed)
+        h, w = mask.shape
+        box = (max(x - 1, 0), max(y - 1, 0), min(x + bw + 1, w), min(y + bh + 1, h))
+        x0, y0, x1, y1 = box
+        inside = changed[y0:y1, x0:x1] > 0
+        dist = dist.copy()
+        dist[y0:y1, x0:x1][inside] = cv2.distanceTransform(
+            mask[y0:y1, x0:x1], cv2.DIST_L2, 5)[inside]
+        kept = [p for p in peaks if not changed[p.first // w, p.first % w]]
+        return dist, sorted(kept + self._peaks(dist, box, inside),
+                            key=lambda p: (-p.strength, p.first))
+
+    def _strongest_apart(self, spots) -> list[tuple[float, float]]:
+        """Peaks (Peak, or column and row) strongest first, each at least most of a
+        piece's radius from those kept."""
         kept: list[tuple[float, float]] = []
         limit = (0.9 * self.r_piece) ** 2
-        for x, y in spots:
+        for spot in spots:
+            x, y = spot[0], spot[1]
             if all((x - a) ** 2 + (y - b) ** 2 > limit for a, b in kept):
                 kept.append((float(x), float(y)))
         return kept
 
     def _measure_all(self, mask, dist, f, kept, first: int | None = None,
-                     crowded: bool = False):
+                     crowded: bool = False, known: dict | None = None):
         """The detections at the ``first`` peaks of ``kept`` (all by default), each
         measured against all of them; ``crowded``: those first are centres a crowd's
-        outlines told (pieces, whatever the distance transform says there)."""
+        outlines told (pieces, whatever the distance transform says there). ``known``:
+        measurements made before on the same frame, filled in here — a peak whose
+        window of the mask, width and neighbours are unchanged is not measured again
+        (when a doubtful peak is cut out of the mask, only the pieces round it change)."""
         if not kept:
             return []
         pts = np.array(kept)
         gaps = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
         reach = self.r_striker + 6 * self.rect.scale
         near = [np.flatnonzero((gaps[k] < 2 * reach) & (gaps[k] > 0)) for k in range(len(kept))]
-        return [self._measure(mask, dist, f, kept, k, near[k], crowded)
-                for k in range(len(kept) if first is None else first)]
+        out = []
+        for k in range(len(kept) if first is None else first):
+            if known is None:
+                out.append(self._measure(mask, dist, f, kept, k, near[k], crowded))
+                continue
+            cx, cy = kept[k]
+            width = float(dist[int(round(cy)), int(round(cx))])
+            x0, y0 = int(max(cx - reach, 0)), int(max(cy - reach, 0))
+            key = (kept[k], width, frozenset(kept[j] for j in near[k]),
+                   mask[y0:int(cy + reach + 1), x0:int(cx + reach + 1)].tobytes())
+            if key not in known:
+                known[key] = self._measure(mask, dist, f, kept, k, near[k], crowded)
+            out.append(known[key])
+        return out
 
     def _measure(self, mask, dist, f, peaks, k, neighbours, crowded: bool = False
                  ) -> tuple[Detection, bool] | None:
@@ -244,18 +312,18 @@ class Detector:
         if width > radius * 1.35 or not len(xs):
             return None  # wider than any piece: a hand or a cue
         core = (xs - cx) ** 2 + (ys - cy) ** 2 <= (0.6 * radius) ** 2
+        rows, cols = ys[core], xs[core]
         if self.rect.surface[int(round(cy)), int(round(cx))]:
             colour, confidence = self.colours.classify(
-                float(f.ratio_at(ys[core], xs[core]).mean()),
-                float(f.redness_at(ys[core], xs[core]).mean()))
+                float(f.ratio_at(rows, cols).mean()), float(f.redness_at(rows, cols).mean()))
         else:  # on the rim
             colour, confidence = self.colours.classify_by_redness(
-                float(f.redness_at(ys[core], xs[core], surface=True).mean()))
+                float(f.redness_at(rows, cols, surface=True).mean()))
         if colour is None or self._print_only(f, cx, cy, radius, confidence) or (
                 self._unshaded(f, colour, cx, cy, radius)):
             return None
         fill = len(xs) / (math.pi * radius ** 2)
-        confidence *= float(np.clip(fill, 0, 1))
+        confidence *= min(fill, 1.0)
         mx, my = float(xs.mean()), float(ys.mean())
         centred = (0.6 <= fill <= 1.5 and  # one piece's worth of pixels, around the peak
                    (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2 and
@@ -307,12 +375,11 @@ class Detector:
         projects, d·t/H nearer the camera's nadir; the blob's centroid moves half that."""
         board = self.board
         t = board.striker_thickness if size == "striker" else board.piece_thickness
-        d = np.array([x, y]) - self.nadir
         shift = 0.5 * t / self.height
         # a striker's top face is higher than the plane rectified at: bring it down
         lift = (t - self.rect.z) / (self.height - t)
-        x, y = self.nadir + d * (1 + shift) * (1 - lift)
-        return float(x), float(y)
+        (nx, ny), grow = self.nadir, (1 + shift) * (1 - lift)
+        return nx + (x - nx) * grow, ny + (y - ny) * grow
 
     def _where(self, x: float, y: float) -> str:
         region = self.board.region(x, y)
@@ -332,10 +399,10 @@ def _roundness(dx: np.ndarray, dy: np.ndarray) -> float:
     return math.sqrt(max(mid - half, 0.0) / max(mid + half, 1e-9))
 
 
-def _groups(ys: np.ndarray, xs: np.ndarray) -> list[list[int]]:
+def _groups(ys: list[int], xs: list[int]) -> list[list[int]]:
     """Indices of the pixels (rows ``ys``, columns ``xs``) grouped into 8-connected
     groups — what connectedComponents does, for the few pixels a peak mask has."""
-    where = {(int(y), int(x)): i for i, (y, x) in enumerate(zip(ys, xs, strict=True))}
+    where = {(y, x): i for i, (y, x) in enumerate(zip(ys, xs, strict=True))}
     seen: set[int] = set()
     out = []
     for start in range(len(ys)):
@@ -346,7 +413,7 @@ def _groups(ys: np.ndarray, xs: np.ndarray) -> list[list[int]]:
         while todo:
             i = todo.pop()
             group.append(i)
-            y, x = int(ys[i]), int(xs[i])
+            y, x = ys[i], xs[i]
             for dy in (-1, 0, 1):
                 for dx in (-1, 0, 1):
                     j = where.get((y + dy, x + dx))
