@@ -103,6 +103,7 @@ def main() -> int:
             line.append(f"{v.name.split('_')[0][0]}{v.name.split('_')[1][0]} "
                         f"{v.value:.3f}/{true:.3f}")
         print(f"venue {k}: {'  '.join(line)}  RMS {fit.before_mm:.1f} → {fit.after_mm:.1f} mm  "
+              f"{len(fit.free_runs)} free runs  "
               f"({t1 - t0:.0f} s filming and tracking, {t2 - t1:.0f} s fitting)", flush=True)
         if args.write_examples and k == args.start:
             folder = Path(args.write_examples)

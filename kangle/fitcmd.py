@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import statistics
 from dataclasses import replace
 from pathlib import Path
 
-from physics.fit import Fit, fit_physics
+from physics.fit import LEAST_RUNS, Fit, fit_physics
 from physics.profile import load_physics, profile_toml
 from rules.board import load_board
 from rules.errors import KangleError
@@ -50,6 +51,15 @@ def report(fit: Fit, start: str) -> list[str]:
     lines = [f"fitted to {fit.shots} shot{'s' if fit.shots != 1 else ''} "
              f"({fit.samples} samples): the replays are {fit.before_mm:.1f} mm RMS from what "
              f"was seen with {start}, {fit.after_mm:.1f} mm with the fitted values"]
+    runs = fit.free_runs
+    if len(runs) >= LEAST_RUNS:
+        lines.append(f"  sliding friction on the pieces' {len(runs)} free runs (each slows at "
+                     f"μ·g): {statistics.median(runs):.3f} ({min(runs):.3f}–{max(runs):.3f}); "
+                     "the fit starts from there")
+    else:
+        lines.append(f"  {len(runs)} free run{'s' if len(runs) != 1 else ''} (a piece sliding "
+                     f"between contacts), fewer than {LEAST_RUNS}: sliding friction is fitted "
+                     "with the rest")
     if fit.shots < 3:
         lines.append(f"  (the ± come from how the shots disagree with each other: from "
                      f"{fit.shots} they say little — fit to three or more)")

@@ -15,15 +15,22 @@ its samples and where the replay has it then (the replay's 240 Hz path, interpol
 a piece the record saw stay put adds where the replay leaves it. Levenberg–Marquardt
 with forward differences minimises the sum of their squares, each weighed by Huber's
 rule — a sample more than ``HUBER_MM`` off counts linearly, so a swapped identity or a
-piece that drops in one and not the other cannot drag the fit. Three things keep it out
+piece that drops in one and not the other cannot drag the fit. Four things keep it out
 of the wrong valley: each stroke is first looked for on a grid (a camera often loses a
 fast shot piece in its first frames, so the first estimate may come from samples after
 it met something); the fit takes ever longer stretches of the shots (``HORIZONS``: a
-shot's start depends smoothly on everything, its end only once all is nearly right);
-and no step moves a value by more than a quarter (a friction past the point where
-contacts stick changes nothing, and a long step could land there and stay). It runs
-twice: the strokes alone under the starting profile (its residual is "before": the best
-that profile does), then values and strokes together ("after").
+shot's start depends smoothly on everything, its end only once all is nearly right); no
+step moves a value by more than a quarter (a friction past the point where contacts
+stick changes nothing, and a long step could land there and stay); and the sliding
+friction is measured directly where the shots show it: a piece sliding between contacts
+slows at μ·g, ``free_runs`` fits each free run a parabola, and with ``LEAST_RUNS`` runs
+or more their median replaces the fitted value, the others are fitted again with it
+held, then all together from there (on the whole shots only: going through the short
+stretches again from a solution wanders off it). On filmed shots the free runs give it
+within 1.5 %, where replays from the starting profile can end in a valley with the
+friction 15 % off and the contacts made up for it. Before all that, the strokes alone
+are fitted under the starting profile: its residual is "before", the best that profile
+does ("after": values and strokes together).
 
 Each value's uncertainty is one standard deviation, the sandwich covariance with each
 shot one observation (``_Model.deviations``). It is the spread the shots show; a bias
@@ -64,6 +71,13 @@ HORIZONS = (0.2, 0.4, 0.8, 1.6, math.inf)  # s: the stretches fitted one after a
 SEARCH_HORIZON = 0.4  # s: the stretch the first search for each stroke looks at
 SEARCH_DEGREES = 20  # how far either way of the first estimate it looks, 1° apart
 SEARCH_SPEEDS = (0.8, 1.0, 1.25, 1.5, 1.8)  # times the first estimate of the speed
+# a free run (free_runs): clear of contacts by this much, and this long to be fitted
+MARGIN_S = 0.03
+RUN_S = 0.15
+RUN_SAMPLES = 8
+LEAST_RUNS = 3  # free runs enough to take the sliding friction from them alone
+RUN_FIT_MM = 1.5  # RMS: a parabola fits a free run's tracked samples this well
+STILL_MM = 0.5  # a piece's last samples this near its last are at rest
 _STEP = 0.01  # forward-difference step of a value, relative (at least 0.002 absolute)
 # each shot's own parameters: angle °, speed m/s, strike instant s, and where the shot
 # piece stood, mm from the record's ``start`` (a camera's is good to a millimetre or so,
@@ -99,6 +113,7 @@ class Fit:
     shots: int
     samples: int
     left_out: tuple[tuple[int, str], ...] = ()  # (index in the records given, why)
+    free_runs: tuple[float, ...] = ()  # the sliding friction each free run showed (free_runs)
 
 
 @dataclass(frozen=True)
@@ -133,11 +148,17 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
     model = _Model(shots, board, start)
     first = np.array([getattr(start, name) for name, *_ in VALUES])
     strokes = range(len(VALUES), len(VALUES) + _PER_SHOT * len(shots))
-    theta = np.concatenate([first, np.array([s.stroke for s in shots], dtype=float).ravel()])
-    theta = model.search(theta)
+    theta = model.search(np.concatenate([first, np.array([s.stroke for s in shots]).ravel()]))
     _, before = model.solve(theta, strokes, iterations)  # the strokes alone
     moves = model.touched(theta)
     theta, after = model.solve(theta, [*moves, *strokes], iterations)
+    runs = tuple(free_runs([s.record for s in shots]))
+    seen = _sliding_seen(runs)
+    if seen is not None:  # measured directly: the rest fitted again with it held, then all
+        theta[0] = seen
+        others = [j for j in moves if j != 0]
+        theta, after = model.solve(theta, [*others, *strokes], iterations, (math.inf,))
+        theta, after = model.solve(theta, [*moves, *strokes], iterations, (math.inf,))
     # a value that mattered on the way (the standard's friction let a piece reach a
     # cushion) but not at the end tells nothing: back to where it started
     kept = set(moves) - set(model.touched(theta))
@@ -148,7 +169,62 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
                    for i, (name, _, _, needs) in enumerate(VALUES))
     profile = replace(start, **{v.name: round(v.value, 4) for v in fitted})
     return Fit(profile, fitted, before, after, len(shots), sum(s.size for s in shots),
-               tuple(left_out))
+               tuple(left_out), runs)
+
+
+def free_runs(records: list[ShotRecord]) -> list[float]:
+    """The sliding friction each free run of the records shows: a piece sliding between
+    two contacts slows at μ·g exactly (Coulomb friction, the simulator's as the table's),
+    so its distance along its line is v·τ − μ·g·τ²/2. A stretch between two recorded
+    contacts (``MARGIN_S`` clear of each), up to where the piece comes to rest, is fitted
+    when it holds ``RUN_SAMPLES`` samples over ``RUN_S`` seconds at least and the
+    parabola fits within ``RUN_FIT_MM`` RMS (a contact nobody recorded breaks it)."""
+    out = []
+    for record in records:
+        for piece, samples in (record.trajectory or {}).items():
+            path = np.asarray(samples, dtype=float)
+            if len(path) < RUN_SAMPLES:
+                continue
+            bounds = [0.0, *(c.t for c in record.contacts_of(piece)), math.inf]
+            for a, b in zip(bounds, bounds[1:], strict=False):
+                run = path[(path[:, 0] > a + MARGIN_S) & (path[:, 0] < b - MARGIN_S)]
+                mu = _sliding(run)
+                if mu is not None:
+                    out.append(mu)
+    return out
+
+
+def _sliding_seen(runs: tuple[float, ...]) -> float | None:
+    """The sliding friction the free runs measure (their median), or None with fewer than
+    ``LEAST_RUNS`` runs."""
+    if len(runs) < LEAST_RUNS:
+        return None
+    return float(np.clip(np.median(runs), VALUES[0][1], VALUES[0][2]))
+
+
+def _sliding(run: np.ndarray) -> float | None:
+    """μ from one stretch of samples (t s, x mm, y mm) of a piece sliding freely, or None
+    when it is too short or no parabola fits it (see ``free_runs``)."""
+    if len(run) < RUN_SAMPLES:
+        return None
+    still = np.hypot(*(run[:, 1:] - run[-1, 1:]).T) <= STILL_MM
+    rest = len(run)
+    while rest > 1 and still[rest - 2]:
+        rest -= 1
+    run = run[:rest]  # up to the first sample at rest: on the parabola, at its top
+    if len(run) < RUN_SAMPLES or run[-1, 0] - run[0, 0] < RUN_S:
+        return None
+    heading = run[-1, 1:] - run[0, 1:]
+    length = float(np.hypot(*heading))
+    if length < 1.0:
+        return None
+    tau = run[:, 0] - run[0, 0]
+    s = (run[:, 1:] - run[0, 1:]) @ (heading / length)
+    basis = np.column_stack([np.ones_like(tau), tau, -tau ** 2 / 2])
+    fitted, *_ = np.linalg.lstsq(basis, s, rcond=None)
+    if fitted[2] <= 0 or np.sqrt(np.mean((basis @ fitted - s) ** 2)) > RUN_FIT_MM:
+        return None
+    return float(fitted[2] / GRAVITY_MM)
 
 
 def _prepare(record: ShotRecord, board: Board, physics: PhysicsProfile) -> _Shot:
@@ -269,13 +345,14 @@ class _Model:
                     jac[offsets[k]:offsets[k + 1], col] = (r - base[k]).ravel() / steps[j]
         return jac
 
-    def solve(self, theta: np.ndarray, active, iterations: int) -> tuple[np.ndarray, float]:
+    def solve(self, theta: np.ndarray, active, iterations: int,
+              horizons: tuple[float, ...] = HORIZONS) -> tuple[np.ndarray, float]:
         """Fit the ``active`` parameters of ``theta`` (the rest held) to ever longer
         stretches of the shots (``HORIZONS``): a shot's first moments depend smoothly on
         the parameters, while its end — after pieces have met several times — only
         settles once they are nearly right. Returns the solution and its RMS residual
         over the whole shots (mm)."""
-        for self.horizon in HORIZONS:
+        for self.horizon in horizons:
             theta, rms = self._descend(theta, active, iterations)
         return theta, rms
 

@@ -2,16 +2,19 @@
 known values are fitted back to those values."""
 
 import re
+import statistics
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from kangle.cli import main
-from physics.fit import fit_physics
+from physics.fit import fit_physics, free_runs
 from physics.profile import PhysicsProfile, load_physics, profile_toml
 from physics.simulate import Stroke, simulate
 from rules.board import load_board
-from rules.jsonfile import write_json
+from rules.jsonfile import read_json, write_json
+from rules.shot import ShotRecord
 from tests.kit import alone, cut_place, fitting_shots
 
 BOARD = load_board()
@@ -31,6 +34,22 @@ def test_simulated_shots_are_fitted_back_to_the_values_they_were_played_with():
         assert value.determined, value
         assert value.value == pytest.approx(getattr(VENUE, value.name), rel=0.02), value
     assert fit.after_mm < 0.5 < 10 < fit.before_mm  # the standard profile replays them badly
+
+
+def test_free_runs_show_the_sliding_friction_of_simulated_and_filmed_shots():
+    """A piece sliding between two contacts slows at μ·g: every free run of a simulated
+    shot gives μ; the runs of the shots filmed on a rendered venue whose table had 0.286
+    (examples/fit, benchmarks/fit_physics.py venue 0) give it within 2 %, and a run across
+    a contact nobody recorded (its parabola breaks) gives none."""
+    played = [simulate(state, stroke, BOARD, VENUE) for state, stroke in fitting_shots()]
+    runs = free_runs(played)
+    assert len(runs) >= 5 and runs == pytest.approx([0.2] * len(runs), rel=0.01)
+    filmed = [ShotRecord.from_json(read_json(p, "shot record"))
+              for p in sorted((Path(__file__).parents[1] / "examples" / "fit").glob("shot-*.json"))]
+    seen = free_runs(filmed)
+    assert len(seen) >= 3 and statistics.median(seen) == pytest.approx(0.286, rel=0.02)
+    unrecorded = [replace(r, contacts=()) for r in played]
+    assert len(free_runs(unrecorded)) < len(runs) / 2
 
 
 def test_values_no_shot_depends_on_are_kept_and_said_to_be(tmp_path, capsys):
