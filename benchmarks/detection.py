@@ -13,7 +13,8 @@ hands or cues over the board in about 15 % of frames; on a 康樂棋 board one o
 the rim in about a third of the frames; on a carrom board the first frame is the set-up
 rosette) are detected. Ground truth is the renderer's. Speed is
 set against a baseline in the same run: undistorting the whole frame and running
-OpenCV's Hough circle transform.
+OpenCV's Hough circle transform. Each frame's detection and the baseline are timed
+three times and the fastest kept: a lone timing catches the machine's other work.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ from vision.render import (  # noqa: E402
     random_camera,
     set_ids,
 )
+
+TIMINGS = 3  # each frame's detection (and the baseline) timed this many times, the fastest kept
 
 
 def radius(board: Board, pid: str) -> float:
@@ -110,6 +113,17 @@ def baseline(frame, camera):
                             minRadius=8, maxRadius=20)
 
 
+def fastest(work, *args):
+    """``work(*args)``'s result and the shortest of TIMINGS timings of it (s): the others
+    caught the machine's other work."""
+    took = []
+    for _ in range(TIMINGS):
+        t = time.perf_counter()
+        out = work(*args)
+        took.append(time.perf_counter() - t)
+    return out, min(took)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--venues", type=int, default=50)
@@ -149,12 +163,9 @@ def main() -> None:
             frame = render.render(camera, truth, replace(
                 look, noise=float(rng.uniform(0.5, 5)), jpeg=int(rng.choice([0, 70, 85, 95])),
                 occluders=int(rng.random() < 0.15), seed=int(rng.integers(1 << 30))))
-            t = time.perf_counter()
-            found = detector.detect(frame.image)
-            ours.append(time.perf_counter() - t)
-            t = time.perf_counter()
-            baseline(frame.image, camera)
-            base.append(time.perf_counter() - t)
+            found, took = fastest(detector.detect, frame.image)
+            ours.append(took)
+            base.append(fastest(baseline, frame.image, camera)[1])
             frames += 1
             try:
                 pose = find_board(frame.image, camera, board)
@@ -209,8 +220,10 @@ def main() -> None:
     if rims[0]:
         print(f"  pieces on the rim      recall {1 - rims[1] / rims[0]:.4f} of {rims[0]}, "
               f"{rims[2]} found but not said on the rim in their colour")
-    print(f"  time per 1280x720 frame: {statistics.median(ours) * 1000:.1f} ms median, "
-          f"{np.percentile(ours, 95) * 1000:.1f} ms 95th percentile (target < 15 ms)")
+    print(f"  time per 1280x720 frame (fastest of {TIMINGS}): {statistics.median(ours) * 1000:.1f} "
+          f"ms median, "
+          f"{np.percentile(ours, 95) * 1000:.1f} ms 95th percentile (targets: <= 12 ms median, "
+          "<= 16.7 ms 95th percentile, a 60 fps frame)")
     print(f"  baseline (undistort + Hough circles): {statistics.median(base) * 1000:.1f} ms "
           f"median; ratio {statistics.median(base) / statistics.median(ours):.2f}x")
 
