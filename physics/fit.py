@@ -154,7 +154,8 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
     theta, after = model.solve(theta, [*moves, *strokes], iterations)
     runs = tuple(free_runs([s.record for s in shots]))
     seen = _sliding_seen(runs)
-    if seen is not None:  # measured directly: the rest fitted again with it held, then all
+    # measured directly: the rest fitted again with it held, then all together
+    if seen is not None and 0 in moves:
         theta[0] = seen
         others = [j for j in moves if j != 0]
         theta, after = model.solve(theta, [*others, *strokes], iterations, (math.inf,))

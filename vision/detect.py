@@ -209,7 +209,7 @@ class Detector:
         for g in _groups(ys, xs):
             x, y = sum(xs[i] for i in g) / len(g), sum(ys[i] for i in g) / len(g)
             out.append(Peak(x, y, float(dist[int(y), int(x)]), ys[g[0]] * w + xs[g[0]]))
-        return sorted(out, key=lambda p: (-p.strength, p.first))
+        return _strongest_first(out)
 
     def _cut_out(self, mask: np.ndarray, dist: np.ndarray, peaks: list[Peak],
                  spots: list[tuple[float, float]]) -> tuple[np.ndarray, list[Peak]]:
@@ -236,8 +236,7 @@ class Detector:
         dist[y0:y1, x0:x1][inside] = cv2.distanceTransform(
             mask[y0:y1, x0:x1], cv2.DIST_L2, 5)[inside]
         kept = [p for p in peaks if not changed[p.first // w, p.first % w]]
-        return dist, sorted(kept + self._peaks(dist, box, inside),
-                            key=lambda p: (-p.strength, p.first))
+        return dist, _strongest_first(kept + self._peaks(dist, box, inside))
 
     def _strongest_apart(self, spots) -> list[tuple[float, float]]:
         """Peaks (Peak, or column and row) strongest first, each at least most of a
@@ -384,6 +383,12 @@ class Detector:
     def _where(self, x: float, y: float) -> str:
         region = self.board.region(x, y)
         return {"surface": "surface", "hole": "hole"}.get(region, "rim")
+
+
+def _strongest_first(peaks: list[Peak]) -> list[Peak]:
+    """Peaks strongest first, equal ones in the order of their first pixels: the order
+    looking at the whole frame gives, whichever part of it they were found in."""
+    return sorted(peaks, key=lambda p: (-p.strength, p.first))
 
 
 def _pieces(found) -> int:
