@@ -18,7 +18,7 @@ import pytest
 import sqlalchemy as sa
 
 from rules.errors import KangleError
-from rules.events import report
+from rules.events import report, rotating
 from rules.events.competition import Competition
 from rules.events.store import EventStore
 
@@ -232,6 +232,27 @@ def test_rotating_refuses_a_table_entered_twice_and_handles_withdrawal_and_late_
     # A, B move to table 2; E, F to table 1; H withdrew; I joins the smaller table
     assert seats == [{"C", "D", "E", "F"}, {"G", "A", "B", "I"}]
     comp.close()
+
+
+def test_two_events_whose_logs_number_alike_keep_their_own_remembered_seatings(tmp_path):
+    """The seating is remembered per log read (a station asks it several times for one
+    entry): two events whose entries have the same numbers and players but different
+    results are never confused, and what is remembered is what the log gives afresh."""
+    one, two = (new(str(tmp_path / f"{n}.db"), "rummikub", list("ABCDEFGH"),
+                    first_seating="list") for n in ("one", "two"))
+    for comp, winners in ((one, "AB"), (two, "CD")):
+        top = dict.fromkeys(winners, 10)
+        comp.record("result", {"round": 1, "table": 1, "scores": {
+            **dict.fromkeys("ABCD", -10), **top}}, "ref")
+        comp.record("result", {"round": 1, "table": 2, "scores": dict(
+            zip("EFGH", (8, 8, -8, -8), strict=True))}, "ref")
+    assert [e.seq for e in one.entries()] == [e.seq for e in two.entries()]
+    assert [set(s.seats) for s in one.sheets(2)] == [{"C", "D", "E", "F"}, {"G", "H", "A", "B"}]
+    assert [set(s.seats) for s in two.sheets(2)] == [{"A", "B", "E", "F"}, {"G", "H", "C", "D"}]
+    for comp in (one, two):
+        assert rotating.progress(comp.settings, comp.entries()) == \
+            rotating.progress.__wrapped__(comp.settings, comp.entries())
+        comp.close()
 
 
 # -- the other formats ----------------------------------------------------------------------

@@ -8,6 +8,7 @@ result and nothing else, and no code can be guessed from another.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import threading
@@ -18,6 +19,7 @@ from collections.abc import Callable
 CODE_CHARS = 10
 
 
+@functools.lru_cache(maxsize=4096)  # every entry looks through a round's codes
 def table_code(key: bytes, round_no: int, table: int) -> str:
     mac = hmac.new(key, f"table|{round_no}|{table}".encode(), hashlib.sha256).digest()
     return base64.b32encode(mac).decode()[:CODE_CHARS].lower()

@@ -3,11 +3,15 @@ table and the score sheets it produces."""
 
 from __future__ import annotations
 
+import functools
+import json
 import random
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from rules.errors import KangleError
 from rules.events.store import Entry
@@ -74,6 +78,44 @@ def roster(entries: list[Entry]) -> Roster:
         elif e.kind == "withdraw":
             r.leaves[e.data["name"]] = int(e.data["from_round"])
     return r
+
+
+T = TypeVar("T")
+
+
+def remembered(size: int) -> Callable[[Callable[[dict[str, Any], list[Entry]], T]],
+                                       Callable[[dict[str, Any], list[Entry]], T]]:
+    """Remember the last ``size`` answers of a format's ``f(settings, entries)``, a pure
+    function of the settings and the entries in force. A station asks it several times
+    for one log (the page, the entry's check, the draws after it), each time from the
+    same parsed entries (the store keeps them): the key is the settings' values and the
+    entries' identities, and each answer keeps its entries alive, so an identity is
+    never another entry's while it is remembered. The answer is shared: callers read it
+    and never change it."""
+
+    def wrap(f: Callable[[dict[str, Any], list[Entry]], T]
+             ) -> Callable[[dict[str, Any], list[Entry]], T]:
+        answers: OrderedDict[tuple, tuple[list[Entry], T]] = OrderedDict()
+        lock = threading.Lock()  # the web station's pages run in a pool of threads
+
+        @functools.wraps(f)
+        def remembering(settings: dict[str, Any], entries: list[Entry]) -> T:
+            key = (json.dumps(settings, sort_keys=True, default=repr),
+                   tuple(map(id, entries)))
+            with lock:
+                if key in answers:
+                    answers.move_to_end(key)
+                    return answers[key][1]
+            answer = f(settings, entries)
+            with lock:
+                answers[key] = (list(entries), answer)
+                while len(answers) > size:
+                    answers.popitem(last=False)
+            return answer
+
+        return remembering
+
+    return wrap
 
 
 def whole(value: Any) -> bool:

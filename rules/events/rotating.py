@@ -31,6 +31,7 @@ from rules.events.common import (
     Standings,
     check_register,
     ranked,
+    remembered,
     roster,
     seeded_draw,
     whole,
@@ -69,7 +70,10 @@ class Progress:
     blocked: list[tuple[int, int, list[str]]]  # (round, table, tied) waiting for a draw
 
 
+@remembered(8)
 def progress(settings: dict[str, Any], entries: list[Entry]) -> Progress:
+    """Who sits where in every round that can be seated, from the log's entries in force
+    (remembered: a station's page, check and draws ask it for the same log)."""
     people = roster(entries)
     results = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "result"}
     draws = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "draw"}
