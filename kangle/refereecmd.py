@@ -122,6 +122,9 @@ def cmd_referee(args: argparse.Namespace) -> int:
     if not args.headless:
         need_display("referee with --headless (a JSON line per ruling), and --out-video "
                      "annotated.avi to keep the picture")
+    if args.fps is not None and not 1 <= args.fps <= 1000:
+        raise KangleError(f"--fps {args.fps}: the frames per second the video was filmed at "
+                          "(1 to 1000; a webcam films 30 or 60)")
     cal = Calibration.load(args.calibration)
     if args.records:
         try:

@@ -30,6 +30,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 2 <= int(rows) <= 60):
             raise KangleError("--pattern is the chessboard's inner corners, columns x rows, "
                               "each 2 to 60, like 9x6")
+        if not 1 <= args.square_mm <= 500:
+            raise KangleError(f"--square-mm {args.square_mm}: the side of one printed square "
+                              "in millimetres, measured with a ruler (1 to 500)")
         report = calibrate_camera(photos, (int(cols), int(rows)), args.square_mm)
         report.save(args.out)
         c = report.camera

@@ -56,8 +56,9 @@ def placement(state: TableState, stroke: Stroke, board: Board) -> tuple[str, tup
             f"shoots only from {' or '.join(board.circles_of(stroke.shooter))} (rule 2.1)")
     if not (0 < stroke.speed <= 15):
         raise KangleError(f"speed {stroke.speed} m/s is not a cue stroke: give 0 < speed ≤ 15")
-    if not math.isfinite(stroke.angle):
-        raise KangleError("the angle must be a number of degrees")
+    if not -360 <= stroke.angle <= 360:
+        raise KangleError(f"the angle {stroke.angle} is no direction: give degrees from -360 "
+                          "to 360 (0 = east, 90 = towards black)")
     cx, cy = board.circle_centre(stroke.circle)
     if stroke.piece:
         piece = stroke.piece
@@ -68,6 +69,9 @@ def placement(state: TableState, stroke: Stroke, board: Board) -> tuple[str, tup
             raise KangleError(f"{piece} is not in circle {stroke.circle}, so it is no 自由子 there")
         return piece, pos
     piece = STRIKERS[stroke.shooter]
+    if not all(map(math.isfinite, stroke.offset)):
+        raise KangleError(f"the striker's offset {stroke.offset} is no place: give two numbers "
+                          "of mm from the circle's centre")
     pos = (cx + stroke.offset[0], cy + stroke.offset[1])
     if math.hypot(*stroke.offset) > board.circle_diameter / 2:
         raise KangleError(f"the striker must stand in circle {stroke.circle}: offset "

@@ -7,7 +7,9 @@ sheets, event entries, board and physics profiles, calibrations, photos), mutate
 a key deleted, a value swapped for one of another JSON type or a hostile one (huge,
 non-finite-looking, empty, deeply nested, control characters), a list item repeated,
 the bytes truncated or flipped — and runs the command on it in this process through
-``kangle.cli.main``, as a user's shell would. Each run is classed:
+``kangle.cli.main``, as a user's shell would. Or it takes a command line that works and
+types one of its number options (found in kangle's own parser) as no number, a
+non-finite or huge one, or an odd one (0, -1, 1e-300). Each run is classed:
 
 - **traceback**: an exception escaped the command (never acceptable);
 - **hang**: it ran past ``HANG_S`` seconds (never acceptable);
@@ -44,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from kangle.cli import main  # noqa: E402
+from kangle.cli import _parser, main  # noqa: E402
 
 HANG_S = 20
 HOSTILE = [None, True, False, "", " ", "x" * 5000, "\x1b[2J", "R99", -1, 0, 1e308, -1e308,
@@ -73,6 +75,28 @@ HOSTILE_URLS = ["postgres://kangle@localhost/cup", "postgresql://u@h:notaport/db
 HOSTILE_FIELDS = ["", "x", "1e308", "-1e308", "nan", "inf", "-inf", "9" * 400, "0x10",
                   "30\x00", "\x1b[2J", "<script>", "½", "٣٠", "1_000", " 30 ", "R7? " * 80,
                   "J J J J J", "R14", "K0", "B13 B13 B13", "R1 R2 R3 R4 R5 R6 R7 R8 R9"]
+
+
+# what a person may type for a number on the command line: surely no value of any option
+# (not a number, not finite, past any table), and merely odd ones
+NOT_NUMBERS = ["nan", "inf", "-inf", "1e308", "-1e308", "9" * 400, "x", "", "0x10"]
+ODD_NUMBERS = ["-1", "0", "0.5", "-0", "1e-300", "1_0"]
+# options never fuzzed: one serves the room (it would not return), one opens a webcam
+UNFUZZED = {("serve",), ("referee",)}
+
+
+def numeric_options(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    """(command path, option, how many values) of every option the command line reads
+    as a number, found in kangle's own parser (so a new option is fuzzed unasked)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if subs:
+        for name, sub in subs[0].choices.items():
+            yield from numeric_options(sub, (*path, name))
+        return
+    for action in parser._actions:
+        if action.type in (int, float) and action.option_strings and path not in UNFUZZED:
+            yield path, action.option_strings[0], action.nargs if isinstance(
+                action.nargs, int) else 1
 
 
 def _paths(data, prefix=()):
@@ -162,6 +186,7 @@ class Fuzzer:
         _quiet(["calibrate", "board", str(ROOT / "examples" / "setup-frame.jpg"),
                 "--out", self.venue])
         self.calibration = json.loads(Path(self.venue).read_text())
+        self.options = list(numeric_options(_parser()))
 
     @staticmethod
     def _capture(argv) -> dict:
@@ -191,7 +216,8 @@ class Fuzzer:
 
     def case(self) -> Case:
         kind = self.rng.choice(["judge-shot", "judge-state", "game-shot", "score", "event",
-                                "board", "physics", "photo", "detect", "event-url", "web"])
+                                "board", "physics", "photo", "detect", "event-url", "web",
+                                "option"])
         rng = self.rng
         if kind == "judge-shot":
             shot = json.loads(rng.choice(self.shots).read_text())
@@ -235,6 +261,8 @@ class Fuzzer:
                         f"event address {url!r}", True)
         if kind == "web":
             return self._web_case()
+        if kind == "option":
+            return self._option_case()
         if kind in ("board", "physics"):
             source = (ROOT / "rules" / "profiles" / "goma.toml" if kind == "board" else
                       ROOT / "physics" / "profiles" / "standard.toml").read_text()
@@ -265,6 +293,48 @@ class Fuzzer:
         return Case("calibrate board", ["calibrate", "board", path, "--out",
                                          str(self.work / "v.json")], what, False)
 
+
+    def _option_case(self) -> Case:
+        """A command that works, given one number option typed as no number, or odd."""
+        path, option, count = self.rng.choice(self.options)
+        typed = self.rng.choice(NOT_NUMBERS + ODD_NUMBERS)
+        values = ["0"] * count
+        values[self.rng.randrange(count)] = typed
+        argv = [*self._working(path), option, *values]
+        return Case(" ".join(path), argv, f"{option} {' '.join(values)}",
+                    typed in NOT_NUMBERS)
+
+    def _working(self, path: tuple[str, ...]) -> list[str]:
+        """A command line of ``path`` that kangle runs (its number options then added)."""
+        work = str(self.work)
+        if path[0] == "game":
+            game = self._file("g.db", b"")
+            Path(game).unlink()
+            _quiet(["game", "new", game, "--red", "A", "--black", "B"])
+            return [*path, game] + (["1"] if path[1] == "void" else [])
+        if path[0] == "event":
+            cup = self._file("cup.db", b"")
+            Path(cup).unlink()
+            _quiet(["event", "new", cup, "--game", "rummikub", "--player", "A", "--player",
+                    "B", "--player", "C", "--player", "D"])
+            return [*path, cup] + {"record": ["result", "--from-tiles", "A=" + str(
+                                       ROOT / "examples" / "tiles" / "rows.jpg"),
+                                       "--went-out", "B"],
+                                   "sheets": ["--out", f"{work}/sheets.html"],
+                                   "correct": ["1"]}.get(path[1], [])
+        return {
+            ("sim",): ["sim", "--circle", "SW", "--angle", "80", "--speed", "3", "--out",
+                       f"{work}/sim.json"],
+            ("suggest",): ["suggest", "--top", "1"],
+            ("replay",): ["replay", str(self.shots[0]), "--export", f"{work}/shot.png"],
+            ("calibrate", "camera"): ["calibrate", "camera",
+                                      *map(str, sorted((ROOT / "examples" / "chessboard")
+                                                       .glob("*.jpg"))),
+                                      "--out", f"{work}/camera.json"],
+            ("calibrate", "board"): ["calibrate", "board",
+                                     str(ROOT / "examples" / "setup-frame.jpg"),
+                                     "--out", f"{work}/venue2.json"],
+        }[path]
 
     def _web_case(self) -> Case:
         """A phone's form posted to a fresh Rummikub event's first table: scores typed,

@@ -297,6 +297,24 @@ def test_states_profiles_and_event_entries_the_fuzzer_broke_are_refused(tmp_path
         assert code == 2 and "tables 1-1" in err
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["sim", "--circle", "SW", "--angle", "90", "--speed", "3", "--offset", "nan", "0",
+      "--out", "{tmp}/shot.json"], "offset (nan, 0.0) is no place"),
+    (["calibrate", "camera", "examples/chessboard/01.jpg", "--square-mm", "nan",
+      "--out", "{tmp}/camera.json"], "--square-mm nan"),
+    (["referee", "--video", "{tmp}/film.avi", "--calibration", "examples/venue.json",
+      "--game", "{tmp}/game.db", "--headless", "--fps", "nan"], "--fps nan"),
+])
+def test_options_that_are_no_numbers_are_refused_before_anything_is_written(
+        tmp_path, capsys, argv, message):
+    """NaN slips past every "more than" check: a striker offset of NaN mm was simulated
+    and written into the record (which `kangle judge` then refused), a square of NaN mm
+    reached OpenCV as a traceback."""
+    code, _, err = run(capsys, *(a.format(tmp=tmp_path) for a in argv))
+    assert code == 2 and message in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_finished_game_log_is_entered_as_a_king_of_the_hill_match(tmp_path, capsys):
     def game(name, red, black, loser):
         path = str(tmp_path / name)

@@ -174,6 +174,10 @@ def test_a_simulated_break_is_a_shot_record_the_referee_reads():
         (Stroke("red", "NE", 90, 3), "red shoots only from"),
         (Stroke("red", "SW", 90, 0), "speed"),
         (Stroke("red", "SW", 90, 3, offset=(40, 0)), "must stand in circle"),
+        (Stroke("red", "SW", 90, 3, offset=(math.nan, 0)), "offset .* is no place"),
+        (Stroke("red", "SW", 90, math.nan), "speed"),
+        (Stroke("red", "SW", math.inf, 3), "no direction"),
+        (Stroke("red", "SW", 1e308, 3), "no direction"),
         (Stroke("red", "SW", 90, 3, piece="R01"), "not in circle SW"),
     ],
 )
