@@ -70,6 +70,10 @@ def fit_strike(points: list[tuple[float, float, float]],
     if not moving:
         return None
     run = _straight_run(moving)
+    if len(run) < SPEED_POINTS and len(moving) > SPEED_POINTS:
+        later = _straight_run(moving[1:])
+        if len(later) >= SPEED_POINTS and _behind(moving[0], later):
+            run = later  # the first moving frame was misplaced (a cue or hand merged in)
     vec = np.array([(x, y) for _, x, y in run])
     direction = _principal_direction(vec)
     along = vec @ direction
@@ -128,6 +132,14 @@ def _straight_run(moving: list[tuple[float, float, float]]) -> list[tuple[float,
             break
         run.append(p)
     return run
+
+
+def _behind(point: tuple[float, float, float], run: list[tuple[float, float, float]]) -> bool:
+    """Whether ``point`` (relative to the start) lies behind the start of a straight
+    ``run`` and off its line: where a struck piece never is — it leaves its place forwards
+    — but where a cue or hand reaching in behind it drags its detection."""
+    u = _principal_direction(np.array([(x, y) for _, x, y in run]))
+    return point[1] * u[0] + point[2] * u[1] < 0 and math.hypot(point[1], point[2]) > OFF_LINE
 
 
 def _principal_direction(vec: np.ndarray) -> np.ndarray:
