@@ -22,7 +22,8 @@ tracker. The report breaks the calls down by shot kind and names the rules of th
 ones, and counts the wrong calls that did not ask the referee to confirm — the silent
 ones, and those wrong only in info lines (the game, the score and the turn right). ``--gallery
 DIR`` writes, for each wrong call, a GIF of the shot beside what the truth and the camera
-said, and the same text in a .txt file.
+said, and the same text in a .txt file; a striker's first contact seen wrong under calls
+that are right anyway goes there too (``…-first-contact``).
 """
 
 from __future__ import annotations
@@ -186,7 +187,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, help="a tuning run from this seed (3, 8, 9) "
                                                  "instead of the held-out shots")
     parser.add_argument("--start", type=int, default=0, help="first held-out shot number")
-    parser.add_argument("--gallery", type=Path, help="write a GIF of each wrong call here")
+    parser.add_argument("--gallery", type=Path, help="write a GIF of each wrong call here "
+                        "(and of each first contact missed under right calls)")
     parser.add_argument("--kind", choices=KINDS, help="only the shots of this kind (the "
                                                       "others are drawn and passed over)")
     parser.add_argument("--webcam", action="store_true",
@@ -195,6 +197,9 @@ def main() -> None:
     parser.add_argument("--rolling", action="store_true",
                         help="film with a rolling shutter: the rows read top to bottom over "
                              f"{ROLLING_READOUT:g} of the frame interval")
+    parser.add_argument("--compress", action="store_true",
+                        help="send each film through a lossy video codec and back, as a "
+                             "webcam's stream arrives (vision.video.compressed)")
     args = parser.parse_args()
     nrng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
@@ -222,7 +227,8 @@ def main() -> None:
         frames = film_shot(render, camera, truth, args.fps, replace(look, seed=k),
                            webcam=Webcam.random(np.random.default_rng(HELD_OUT + k))
                            if args.webcam else None,
-                           readout=ROLLING_READOUT / args.fps if args.rolling else 0.0)
+                           readout=ROLLING_READOUT / args.fps if args.rolling else 0.0,
+                           compress=args.compress)
         for t, image in frames:
             start = time.perf_counter()
             found = detector.detect(image, rim_too=tracker.wants_rim)  # as kangle referee
@@ -283,16 +289,19 @@ def main() -> None:
                 kind == "info" for _, kind, _ in differ)
             counts["info_only"] += info_only
             counts["silent_decisive"] += not flagged and not info_only
-            if args.gallery:
-                name = f"held-out shot {k}" if args.seed is None else f"seed {args.seed} shot {k}"
-                gallery(args.gallery, name, kind, frames, truth, seen, said, true_calls)
+        first_wrong = seen is not None and t_first != s_first
+        if args.gallery and (not same or first_wrong):
+            name = f"held-out shot {k}" if args.seed is None else f"seed {args.seed} shot {k}"
+            gallery(args.gallery, name, kind if not same else f"{kind}-first-contact", frames,
+                    truth, seen, said, true_calls)
     n = counts["shots"]
     e = np.array(final_err)
     which = (f"tuning run, seed {args.seed}" if args.seed is not None else
              f"held-out shots {args.start}-{args.start + args.shots - 1}")
     filmed = "motion blur, noise, random venues" + (
         ", mains flicker and exposure drift" if args.webcam else "") + (
-        ", rolling shutter" if args.rolling else "")
+        ", rolling shutter" if args.rolling else "") + (
+        ", MPEG-4 compressed" if args.compress else "")
     print(f"{n} shots at {args.fps:g} fps ({filmed}; {which})")
     print(f"  striker's first contact right      {counts['first'] / n:.3f}  (target >= 0.985)")
     print(f"  cushion-before-contact right       {counts['cushion_first'] / n:.3f}  "
