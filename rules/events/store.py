@@ -154,16 +154,22 @@ class EventStore:
         self.url = url
         self._read: dict[int, list[Entry]] = {}  # event id -> its entries read so far
         self._read_lock = threading.Lock()  # a web station reads from many threads
+        self._turn = threading.RLock()  # this process's uses of the database (_using)
+        self._appending = threading.Condition()  # entries waiting to be written (append)
+        self._waiting: list[_Append] = []
+        self._writing = False
         try:
             if url.startswith("sqlite"):
                 self.engine = sa.create_engine(url, connect_args={"timeout": wait_s})
                 _serialise_sqlite_writers(self.engine)
+                self.reader = sa.create_engine(url, connect_args={"timeout": wait_s})
+                _read_sqlite_without_locking_writers_out(self.reader)
             else:
-                self.engine = sa.create_engine(url, pool_pre_ping=True)
+                self.engine = self.reader = sa.create_engine(url, pool_pre_ping=True)
         except ModuleNotFoundError as exc:
             raise KangleError(f"cannot open {_safe(url)}: the database driver is missing "
                               f"({exc})") from None
-        with self._failing("open", "nothing was changed"), self.engine.begin() as conn:
+        with self._using("open", "nothing was changed"), self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":
                 # several scoring stations may open the store at once: one at a time
                 # sets up the tables and triggers (else "tuple concurrently updated")
@@ -174,14 +180,22 @@ class EventStore:
 
     def close(self) -> None:
         self.engine.dispose()
+        self.reader.dispose()
 
     @contextmanager
-    def _failing(self, doing: str, kept: str):
-        """Database failures as KangleErrors: another station holding the store past our
-        wait is "busy, try again" (exit 3), never a broken store; ``kept`` says what became
-        of the user's entry."""
+    def _using(self, doing: str, kept: str):
+        """One use of the database: a read, or a write transaction opened inside this.
+        This process's threads use it one at a time: SQLite makes a connection that
+        finds the file locked sleep and try again (1 ms, then 2, 5, 10, … up to 100 ms
+        between tries), so threads reading and writing at once would wait far longer
+        than the work takes; taking turns here, each starts the moment the one before is
+        done, and the database's own locks are left to arbitrate between processes.
+        Database failures come out as KangleErrors: another station holding the store
+        past our wait is "busy, try again" (exit 3), never a broken store; ``kept`` says
+        what became of the user's entry."""
         try:
-            yield
+            with self._turn:
+                yield
         except IntegrityError:
             raise  # a constraint two stations raced for: the caller reads again
         except (OperationalError, DBAPIError) as exc:
@@ -201,7 +215,7 @@ class EventStore:
         all in one transaction: a failure leaves no half-made event behind. ``alone``:
         the store holds no other event (a SQLite file is one event's, whatever its name)."""
         try:
-            with self._failing("write to", "no event was created"), self.engine.begin() as conn:
+            with self._using("write to", "no event was created"), self.engine.begin() as conn:
                 found = conn.execute(sa.select(events_table.c.name).where(
                     (events_table.c.name == name) if not alone else sa.true())).first()
                 if found and found.name != name:
@@ -228,7 +242,7 @@ class EventStore:
     def event(self, name: str, or_only: bool = False) -> EventInfo:
         """The event called ``name``; with ``or_only``, else the store's one event, if it
         holds just one (a SQLite file copied or renamed keeps the name it was made with)."""
-        with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
+        with self._using("read", "nothing was changed"), self.reader.connect() as conn:
             row = conn.execute(sa.select(events_table).where(events_table.c.name == name)).first()
             if row is None and or_only:
                 rows = conn.execute(sa.select(events_table).limit(2)).all()
@@ -243,7 +257,7 @@ class EventStore:
         in any page, entry or report."""
         for _ in range(2):  # a second station may make it at the same moment: then read it
             try:
-                with self._failing("write to", "nothing was changed"), \
+                with self._using("write to", "nothing was changed"), \
                         self.engine.begin() as conn:
                     found = conn.execute(sa.select(keys_table.c.key).where(
                         keys_table.c.event_id == event.id)).scalar()
@@ -261,7 +275,7 @@ class EventStore:
         sent twice is kept once. Photos, like entries, are never changed or deleted."""
         digest = hashlib.sha256(data).hexdigest()
         try:
-            with self._failing("write to", "the photo was not kept"), self.engine.begin() as conn:
+            with self._using("write to", "the photo was not kept"), self.engine.begin() as conn:
                 kept = conn.execute(sa.select(photos_table.c.sha256).where(
                     (photos_table.c.event_id == event.id) &
                     (photos_table.c.sha256 == digest))).first()
@@ -280,14 +294,14 @@ class EventStore:
         return self._photo(event, digest, photos_table.c.sha256) is not None
 
     def _photo(self, event: EventInfo, digest: str, column) -> Any:
-        with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
+        with self._using("read", "nothing was changed"), self.reader.connect() as conn:
             return conn.execute(sa.select(column).where(
                 (photos_table.c.event_id == event.id) &
                 (photos_table.c.sha256 == digest))).scalar()
 
     # -- entries -------------------------------------------------------------------------
     def entries(self, event: EventInfo) -> list[Entry]:
-        with self._failing("read", "nothing was changed"), self.engine.connect() as conn:
+        with self._using("read", "nothing was changed"), self.reader.connect() as conn:
             return self._entries(conn, event)
 
     def _entries(self, conn, event: EventInfo) -> list[Entry]:
@@ -312,27 +326,101 @@ class EventStore:
                supersedes: int | None = None,
                check: Callable[[list[Entry], Entry], None] | None = None) -> Entry:
         """Add one entry. ``check(entries_so_far, new_entry)`` runs inside the same locked
-        transaction and may refuse the entry (KangleError); nothing is then written."""
-        with self._failing("write to", "nothing was recorded"), self.engine.begin() as conn:
-            if self.engine.dialect.name == "postgresql":
-                conn.execute(sa.select(events_table.c.id).where(
-                    events_table.c.id == event.id).with_for_update())
-            existing = self._entries(conn, event)
-            if supersedes is not None and supersedes not in {e.seq for e in existing}:
-                raise KangleError(f"there is no entry {supersedes} to correct")
-            later = next((e.seq for e in existing if e.supersedes == supersedes), None)
-            if supersedes is not None and later is not None:
-                raise KangleError(f"entry {supersedes} was already replaced by entry {later}:"
-                                  f" correct entry {later} instead (see `kangle event log`)")
-            draft = Entry(0, kind, data, by, _now(), supersedes)
-            if check:
-                check(existing, draft)
-            result = conn.execute(entries_table.insert().values(
-                event_id=event.id, kind=kind, data=json.dumps(data, ensure_ascii=False,
-                                                              sort_keys=True),
-                entered_by=by, entered_at=draft.at, supersedes=supersedes))
-            return Entry(result.inserted_primary_key[0], kind, data, by, draft.at,
-                         supersedes)
+        transaction and may refuse the entry (KangleError); nothing is then written.
+
+        Entries that this process's threads append at the same moment are written
+        together (group commit): while one transaction is being written, the entries
+        that arrive wait, and the next transaction takes them all, checking each in
+        turn against the log and the entries before it, and commits them at once. Each
+        call returns only once its entry is committed, or raises what refused it; a
+        failed transaction records none of its entries. (64 phones entering at once
+        would otherwise queue for 64 commits, each waiting for the disk.)"""
+        job = _Append(event, kind, data, by, supersedes, check)
+        with self._appending:
+            self._waiting.append(job)
+            while self._writing and not job.done:
+                self._appending.wait()
+            batch: list[_Append] = []
+            if not job.done:  # nobody is writing: this thread writes everything waiting
+                batch, self._waiting, self._writing = self._waiting, [], True
+        if batch:
+            try:
+                self._write(batch)
+            finally:
+                with self._appending:
+                    self._writing = False
+                    self._appending.notify_all()
+        if job.error is not None:
+            raise job.error
+        return job.entry
+
+    def _write(self, batch: list[_Append]) -> None:
+        """One write transaction holding ``batch``; each job ends with its entry or its
+        error."""
+        written: list[tuple[_Append, Entry]] = []
+        try:
+            with self._using("write to", "nothing was recorded"), self.engine.begin() as conn:
+                events = {job.event.id: job.event for job in batch}
+                if self.engine.dialect.name == "postgresql":
+                    for event_id in sorted(events):
+                        conn.execute(sa.select(events_table.c.id).where(
+                            events_table.c.id == event_id).with_for_update())
+                logs = {event_id: self._entries(conn, e) for event_id, e in events.items()}
+                for job in batch:
+                    log = logs[job.event.id]
+                    try:
+                        entry = self._insert(conn, log, job)
+                    except KangleError as exc:
+                        job.error = exc
+                        continue
+                    log.append(entry)
+                    written.append((job, entry))
+            for job, entry in written:
+                job.entry = entry
+        except BaseException as exc:  # the transaction failed: none of its entries is in
+            for job, _ in written:
+                job.error = exc
+            for job in batch:
+                if job.entry is None and job.error is None:
+                    job.error = exc
+            raise
+        finally:
+            for job in batch:
+                job.done = True
+
+    @staticmethod
+    def _insert(conn, existing: list[Entry], job: _Append) -> Entry:
+        """Check one entry against the log so far and insert it (not yet committed)."""
+        if job.supersedes is not None and job.supersedes not in {e.seq for e in existing}:
+            raise KangleError(f"there is no entry {job.supersedes} to correct")
+        later = next((e.seq for e in existing if e.supersedes == job.supersedes), None)
+        if job.supersedes is not None and later is not None:
+            raise KangleError(f"entry {job.supersedes} was already replaced by entry {later}:"
+                              f" correct entry {later} instead (see `kangle event log`)")
+        draft = Entry(0, job.kind, job.data, job.by, _now(), job.supersedes)
+        if job.check:
+            job.check(existing, draft)
+        result = conn.execute(entries_table.insert().values(
+            event_id=job.event.id, kind=job.kind, data=json.dumps(
+                job.data, ensure_ascii=False, sort_keys=True),
+            entered_by=job.by, entered_at=draft.at, supersedes=job.supersedes))
+        return Entry(result.inserted_primary_key[0], job.kind, job.data, job.by, draft.at,
+                     job.supersedes)
+
+
+@dataclass
+class _Append:
+    """One entry waiting to be written (EventStore.append), and how it ended."""
+
+    event: EventInfo
+    kind: str
+    data: dict[str, Any]
+    by: str
+    supersedes: int | None
+    check: Callable[[list[Entry], Entry], None] | None
+    entry: Entry | None = None
+    error: BaseException | None = None
+    done: bool = False
 
 
 def in_force(entries: list[Entry]) -> list[Entry]:
@@ -363,6 +451,17 @@ def _serialise_sqlite_writers(engine: sa.Engine) -> None:
     @sa_event.listens_for(engine, "begin")
     def _begin(conn):
         conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _read_sqlite_without_locking_writers_out(engine: sa.Engine) -> None:
+    """The engine the store reads with: each SELECT reads on its own (no BEGIN), taking
+    the file's shared lock only while it runs. Begun as a writer's transaction (BEGIN
+    IMMEDIATE), a read would hold the write lock, queueing readers behind each other and
+    behind every writer, each wait slept out by SQLite's retry back-off."""
+
+    @sa_event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, record):
+        dbapi_connection.isolation_level = None
 
 
 def _reason(exc: Exception) -> str:
