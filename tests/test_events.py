@@ -19,9 +19,10 @@ import pytest
 import sqlalchemy as sa
 
 from rules.errors import KangleError
-from rules.events import report, rotating
+from rules.events import knockout, report, rotating
+from rules.events.common import roster
 from rules.events.competition import Competition
-from rules.events.store import EventStore, _Append
+from rules.events.store import Entry, EventStore, _Append
 
 PG = os.environ.get("KANGLE_TEST_DATABASE_URL")
 
@@ -258,6 +259,44 @@ def test_round_one_is_seated_by_a_seeded_draw_not_the_list_order(tmp_path):
     assert sorted(players[:4]) not in drawn
     # the list's order favours nobody: P01-P16 spread over the tables, not on four of them
     assert len({i for i, t in enumerate(drawn) for p in t if p <= "P16"}) > 8
+
+
+def test_round_one_seated_by_rating_puts_the_highest_rated_together_at_the_top_table(tmp_path):
+    # ratings as a players file gives them (text); 1850 twice: the draw orders the two
+    ratings = [1500 + 25 * i for i in range(16)]
+    ratings[3] = ratings[4] = 1850
+    players = [{"name": f"P{i:02d}", "rating": str(r)} for i, r in enumerate(ratings)]
+    comp = Competition.create(str(tmp_path / "c.db"), "rummikub", None,
+                              {"first_seating": "rating"}, players, "test")
+    by_rating = sorted(players, key=lambda p: -float(p["rating"]))
+    tables = [set(s.seats) for s in comp.sheets(1)]
+    assert tables[0] == {p["name"] for p in by_rating[:4]}
+    assert tables[3] == {p["name"] for p in by_rating[12:]}
+    comp.close()
+    for bad, said in (({"name": "X"}, "X has no rating"),
+                      ({"name": "X", "rating": "strong"}, "rating 'strong' is not a number"),
+                      ({"name": "X", "rating": "nan"}, "is not a number")):
+        with pytest.raises(KangleError, match=said):
+            Competition.create(str(tmp_path / "d.db"), "rummikub", None,
+                               {"first_seating": "rating"}, players[:3] + [bad], "test")
+        assert not (tmp_path / "d.db").exists()
+
+
+def test_groups_seeded_by_rating_take_one_team_of_each_pot():
+    people = roster([Entry(i, "register", {"name": f"T{i:02d}", "rating": 100 - i}, "t", "")
+                     for i in range(16)])
+    settings = {**knockout.DEFAULTS, "seeding": "rating"}
+    groups = knockout.draw_groups(settings, people)
+    pots = [{f"T{i:02d}" for i in range(k, k + 4)} for k in range(0, 16, 4)]
+    for teams in groups.values():
+        assert [sum(t in pot for t in teams) for pot in pots] == [1, 1, 1, 1]
+    # which top seed goes to which group is drawn: another seed, another arrangement
+    other = knockout.draw_groups({**settings, "seed": 1}, people)
+    assert [g[0] for g in other.values()] != [g[0] for g in groups.values()] or \
+        [g[1] for g in other.values()] != [g[1] for g in groups.values()]
+    drawn = knockout.draw_groups(knockout.DEFAULTS, people)  # by the draw: pots not kept
+    assert any([sum(t in pot for t in teams) for pot in pots] != [1, 1, 1, 1]
+               for teams in drawn.values())
 
 
 @pytest.mark.parametrize("data, message", [
@@ -522,6 +561,9 @@ def test_an_entry_the_format_does_not_take_is_refused_not_stored_and_ignored(tmp
     ("zhaopengyou", {"table_size": 1}, ["table_size = 1"]),
     ("tickettoride", {"finalists": 0, "final_games": 0}, ["finalists = 0", "final_games = 0"]),
     ("uno", {"per_round": 0}, ["per_round = 0"]),
+    # once taken silently for "list"
+    ("rummikub", {"first_seating": "ratings"}, ["first_seating = 'ratings' (it must be one"]),
+    ("sanguosha", {"seeding": "seeded"}, ["seeding = 'seeded'"]),
 ])
 def test_settings_a_format_cannot_run_with_are_refused_before_anything_is_written(
         tmp_path, game, settings, said):

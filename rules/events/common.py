@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
 import threading
 import unicodedata
@@ -123,7 +124,28 @@ def whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_register(entries: list[Entry], new: Entry) -> None:
+def rating_of(name: str, info: dict[str, Any]) -> float:
+    """A registration's ``rating`` (a number, or its text from a players file) for
+    seeding by rating."""
+    value = info.get("rating")
+    if value is None:
+        raise KangleError(f"{name} has no rating: this event seeds by rating, so every "
+                          "registration needs one (a players file line: NAME, rating=1850)")
+    try:
+        rating = float(value) if isinstance(value, (int, float, str)) and \
+            not isinstance(value, bool) else math.nan
+    except ValueError:
+        rating = math.nan
+    if not (math.isfinite(rating) and abs(rating) < 1e9):
+        raise KangleError(f"{name}'s rating {value!r:.30} is not a number")
+    return rating
+
+
+def check_register(entries: list[Entry], new: Entry, rated: bool = False) -> None:
+    """A registration or withdrawal against the log so far; ``rated``: the event seeds
+    by rating, so a registration needs one."""
+    if new.kind == "register" and rated:
+        rating_of(str(new.data.get("name")), new.data)
     if new.kind == "register":
         name = new.data.get("name")
         if not isinstance(name, str) or not name.strip():

@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.errors import KangleError
 from rules.events import knockout, rankrounds, report, rotating
-from rules.events.common import ScoreSheet, Standings, check_registrations
+from rules.events.common import ScoreSheet, Standings, check_registrations, roster
 from rules.events.formats import FORMATS, format_for, settings_for
 from rules.events.store import Entry, EventInfo, EventStore, database_url, in_force
 
@@ -125,9 +125,11 @@ class Competition:
         """Make the format's next draw: groups (knockout) or a round's seating."""
         entries = self.entries()
         if self.format is knockout:
-            teams = [e.data["name"] for e in entries if e.kind == "register"]
-            return self.record("groups", {"groups": knockout.draw_groups(self.settings, teams),
-                                          "how": "seeded draw"}, "kangle (seeded draw)")[0]
+            how = ("pots by rating, each drawn (seeded)"
+                   if self.settings.get("seeding") == "rating" else "seeded draw")
+            return self.record("groups", {"groups": knockout.draw_groups(self.settings,
+                                                                         roster(entries)),
+                                          "how": how}, "kangle (seeded draw)")[0]
         if self.format is rankrounds:
             if round_no is None:
                 raise KangleError("say which round to seat: --round N")

@@ -46,9 +46,12 @@ def settings_for(game: str, fmt: str | None, overrides: dict[str, Any]) -> tuple
 
 
 def _check(fmt: str, module: ModuleType, settings: dict[str, Any]) -> None:
-    """Every number setting within the format's RANGES and the settings' relations (the
-    format's ``related``), all problems said at once — before anything is written."""
-    problems = []
+    """Every text setting one of the format's CHOICES, every number within its RANGES,
+    and the settings' relations (the format's ``related``), all problems said at once —
+    before anything is written."""
+    problems = [f"{key} = {settings[key]!r} (it must be one of {', '.join(choices)})"
+                for key, choices in getattr(module, "CHOICES", {}).items()
+                if settings[key] not in choices]
     for key, (low, high) in getattr(module, "RANGES", {}).items():
         if not low <= settings[key] <= high:
             allowed = f"{low}" if low == high else f"{low} to {high}"

@@ -1,7 +1,8 @@
 """Groups, round robin, then knockout with a third-place match and best-of-3 finals
 (三国杀 3v3, 16 teams; seed 002 / game-scoring.md §3).
 
-The groups are drawn reproducibly (seeded, logged) or entered by a referee. Group
+The groups are drawn reproducibly (seeded, logged; by pots of rating with seeding =
+"rating") or entered by a referee. Group
 table: 3/1/0 points, then head-to-head among the tied teams, then a referee decision
 entered in the log. Quarter-finals A1-B2, B1-A2, C1-D2, D1-C2; semi-finals QF1 v QF2
 winners and QF3 v QF4 winners; the losers play for third place. The final and the
@@ -18,7 +19,16 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import KangleError
-from rules.events.common import Row, ScoreSheet, Standings, check_register, roster, seeded_draw
+from rules.events.common import (
+    Roster,
+    Row,
+    ScoreSheet,
+    Standings,
+    check_register,
+    rating_of,
+    roster,
+    seeded_draw,
+)
 from rules.events.store import Entry
 from rules.games import sanguosha
 
@@ -26,10 +36,15 @@ NAME = "knockout"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "groups", "match", "decision")
 GAMES = ("sanguosha",)
-DEFAULTS = {"game": "sanguosha", "groups": 4, "advance": 2, "best_of": 3, "seed": 0}
+DEFAULTS = {"game": "sanguosha", "groups": 4, "advance": 2, "best_of": 3, "seed": 0,
+            "seeding": "draw"}
 # the values each number setting may take (rules.events.formats checks them): the sheet's
 # bracket is quarter-finals of four groups' top two
 RANGES = {"groups": (4, 4), "advance": (2, 2), "best_of": (1, 9), "seed": (0, 2**31 - 1)}
+# the values each text setting may take: "draw" draws every team into the groups at
+# random (seeded); "rating" puts the teams in pots by rating (the top four, the next
+# four, …) and draws one team of each pot into each group, so the strongest meet later
+CHOICES = {"seeding": ("draw", "rating")}
 LETTERS = "ABCDEFGH"
 BRACKET = {"qf1": (("A", 1), ("B", 2)), "qf2": (("B", 1), ("A", 2)),
            "qf3": (("C", 1), ("D", 2)), "qf4": (("D", 1), ("C", 2))}
@@ -43,9 +58,11 @@ def related(settings: dict[str, Any]) -> list[str]:
     return []
 
 
-def draw_groups(settings: dict[str, Any], teams: list[str]) -> dict[str, list[str]]:
-    """The seeded draw of the teams into the groups, refused where the group games
-    would decide nothing (a group no larger than the number that advance from it)."""
+def draw_groups(settings: dict[str, Any], people: Roster) -> dict[str, list[str]]:
+    """The seeded draw of the registered teams into the groups (by pots of rating with
+    ``seeding = "rating"``), refused where the group games would decide nothing (a
+    group no larger than the number that advance from it)."""
+    teams = people.order
     n, advance = settings["groups"], settings["advance"]
     if len(teams) < n * (advance + 1):
         raise KangleError(f"{len(teams)} teams in {n} groups with {advance} advancing from "
@@ -54,6 +71,10 @@ def draw_groups(settings: dict[str, Any], teams: list[str]) -> dict[str, list[st
                           f"{n * (advance + 1)} teams")
     cards = seeded_draw(settings["seed"], teams, "groups")
     order = sorted(teams, key=lambda t: cards[t])
+    if settings.get("seeding") == "rating":
+        strongest = sorted(teams, key=lambda t: (-rating_of(t, people.info[t]), -cards[t]))
+        pots = [strongest[k:k + n] for k in range(0, len(teams), n)]
+        order = [t for pot in pots for t in sorted(pot, key=lambda t: cards[t])]
     return {LETTERS[g]: order[g::n] for g in range(n)}
 
 
@@ -174,7 +195,7 @@ def _slots(settings, entries) -> tuple[dict[str, tuple[str, str] | None], dict[s
 
 
 def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
-    check_register(entries, new)
+    check_register(entries, new, rated=settings.get("seeding") == "rating")
     live = [e for e in entries if e.seq != new.supersedes]
     if new.kind == "groups":
         drawn = next((e.seq for e in live if e.kind == "groups"), None)

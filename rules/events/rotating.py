@@ -1,7 +1,8 @@
 """Rotating tables (Rummikub, seed 000 / game-scoring.md §1 Tournament).
 
 Round 1: the players are seated by a seeded draw (the event's seed; or, with
-first_seating = "list", table k seats the 4k-3th … 4kth registered). After each game the
+first_seating = "list", table k seats the 4k-3th … 4kth registered; with "rating", the
+highest-rated four at table 1 and so on down). After each game the
 top 2 of each table (highest score) move to the next table; the last table's top 2
 move to table 1. A tie for a moving place is decided by drawing numbered cards
 (highest moves): kangle draws them reproducibly and logs the draw, or a referee
@@ -31,6 +32,7 @@ from rules.events.common import (
     Standings,
     check_register,
     ranked,
+    rating_of,
     remembered,
     roster,
     seeded_draw,
@@ -44,12 +46,15 @@ NAME = "rotating"
 ENTRIES = ("register", "withdraw", "result", "draw", "report")
 GAMES = ("rummikub",)
 # first_seating: "draw" seats round 1 by a seeded draw (the list's order favours nobody);
-# "list" seats the players in the order registered (an organiser's seeded list)
+# "list" seats the players in the order registered (an organiser's seeded list);
+# "rating" by each registration's rating, highest at table 1 (equal ratings by the draw)
 DEFAULTS = {"game": "rummikub", "rounds": 3, "table_size": 4, "movers": 2, "top": 4,
             "seed": 0, "zero_sum": True, "first_seating": "draw", "double_entry": False}
 # the values each number setting may take (rules.events.formats checks them)
 RANGES = {"rounds": (1, 30), "table_size": (2, 8), "movers": (1, 7), "top": (1, 1000),
           "seed": (0, 2**31 - 1)}
+# the values each text setting may take (rules.events.formats checks them)
+CHOICES = {"first_seating": ("draw", "list", "rating")}
 
 
 def related(settings: dict[str, Any]) -> list[str]:
@@ -78,9 +83,11 @@ def progress(settings: dict[str, Any], entries: list[Entry]) -> Progress:
     results = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "result"}
     draws = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "draw"}
     first = people.active(1)
-    if settings.get("first_seating", "draw") == "draw":
+    how = settings.get("first_seating", "draw")
+    if how != "list":
         cards = seeded_draw(settings["seed"], first, "first seating")
-        first = sorted(first, key=lambda p: -cards[p])
+        rating = {p: rating_of(p, people.info[p]) if how == "rating" else 0.0 for p in first}
+        first = sorted(first, key=lambda p: (-rating[p], -cards[p]))
     seatings = {1: first_seating(first, settings["table_size"])}
     blocked: list[tuple[int, int, list[str]]] = []
     for r in range(1, settings["rounds"]):
@@ -152,7 +159,7 @@ def reseat(tables: list[list[str]], people: Roster, round_no: int) -> list[list[
 
 
 def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
-    check_register(entries, new)
+    check_register(entries, new, rated=settings.get("first_seating") == "rating")
     state = progress(settings, [e for e in entries if e.seq != new.supersedes])
     if new.kind == "report" and not settings.get("double_entry"):
         raise KangleError("reports are for double entry (--set double_entry=true): enter the "
