@@ -269,14 +269,16 @@ class _Judgement:
                                   "it stays where it is", confirm=unsure)
             return
         affected = {piece: unsure}
+        moved_by: dict[str, str] = {}
         for c in self.shot.contacts:
             if c.t < since:
                 continue
             for a, b in ((c.a, c.b), (c.b, c.a)):
                 if a in affected and not is_cushion(b) and b != self.sp and b not in affected:
                     affected[b] = affected[a] or doubtful(c)
+                    moved_by[b] = a
         for p, doubt in affected.items():
-            self._mark_put_back(p, rule, doubt)
+            self._mark_put_back(p, rule, doubt, moved_by.get(p))
 
     def _big_still_in_ring(self, piece: str) -> bool:
         if self.state.guard(piece) != BIG:
@@ -284,13 +286,17 @@ class _Judgement:
         gone = any(x.piece == piece for x in (*self.shot.pockets, *self.shot.exits))
         return not gone and self.board.in_penalty_ring(*self.final_pos(piece))
 
-    def _mark_put_back(self, piece: str, rule: str, unsure: bool = False) -> None:
+    def _mark_put_back(self, piece: str, rule: str, unsure: bool = False,
+                       moved_by: str | None = None) -> None:
+        """Call ``piece`` back to where it stood before the shot; ``moved_by``: the piece
+        that knocked it there (said, so the referee knows which piece is meant)."""
         if piece in self.put_back or piece in self.dead:
             return
         self.put_back[piece] = rule
         self.actions.append(Action("put_back", piece, rule, self.state.pos(piece)))
-        self.call(rule, RESTORE, f"put {piece} back where it was before the shot", [piece],
-                  confirm=unsure)
+        how = f" ({moved_by} knocked it on)" if moved_by else ""
+        self.call(rule, RESTORE, f"put {colour_of(piece)}'s {piece}{how} back where it stood "
+                  "before the shot", [piece], confirm=unsure)
 
     def _dead_piece_consequences(self) -> None:
         """7.2–7.5: what the 廢子 hit after the striker."""
@@ -307,7 +313,7 @@ class _Judgement:
                                                "still a 大回: it stays where it is", [other],
                                   confirm=unsure)
                     else:
-                        self._mark_put_back(other, "7.3", unsure)
+                        self._mark_put_back(other, "7.3", unsure, f"the 廢子 {dead}")
                 elif colour_of(other) == self.them:
                     self.call("7.2", INFO, f"the 廢子 {dead} hit {self.them}'s {other}: play "
                                            "goes on, no penalty (the 廢子 is still given away)",
