@@ -91,7 +91,7 @@ def main() -> None:
         frames = [0]
         rulings = []
 
-        def on_frame(frame, step, state):
+        def on_frame(frame, step, state, cal):
             frames[0] += 1
             if frames[0] % 300 == 0:
                 readings.append((frames[0], resident_bytes()))

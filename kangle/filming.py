@@ -31,11 +31,14 @@ class FilmedShot:
 
 def film_game(state: TableState, strokes: list[tuple[int, float, float]], board: Board,
               camera: Camera, look: Look, path: str | Path, fps: float = 60.0,
-              rules: RuleProfile | None = None) -> list[FilmedShot]:
+              rules: RuleProfile | None = None, lead: float = 0.1,
+              knocked: dict[int, Camera] | None = None) -> list[FilmedShot]:
     """Play ``strokes`` from ``state`` in the simulator, film each, and write them one
     after another to ``path`` (MJPG .avi). A stroke is (which of the shooter's two
     circles, angle° as seen from red's side — turned 180° for black — speed m/s), so it
-    means the same whoever holds the shot. Returns what really happened, shot by shot."""
+    means the same whoever holds the shot. ``lead``: seconds of the table at rest filmed
+    before each stroke; ``knocked``: the camera knocked to another pose just before
+    stroke k (kept from then on). Returns what really happened, shot by shot."""
     physics = replace(PhysicsProfile(), trajectory_rate=240)
     renderer = Renderer(board)
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, camera.size)
@@ -45,7 +48,9 @@ def film_game(state: TableState, strokes: list[tuple[int, float, float]], board:
             if state.turn is None:
                 break
             record = _play(state, which, angle, speed, board, physics)
-            for _, image in film_shot(renderer, camera, record, fps, replace(look, seed=k)):
+            camera = (knocked or {}).get(k, camera)
+            for _, image in film_shot(renderer, camera, record, fps, replace(look, seed=k),
+                                      lead=lead):
                 writer.write(image)
             after, ruling = judge(state, record, board, rules or RuleProfile())
             truth.append(FilmedShot(state, record, ruling))

@@ -10,8 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.board_pose import find_board
 from calibration.profile import Calibration
+from calibration.venue import follow_camera
 from kangle.oracle import PhysicsOracle
 from kangle.present import need_display, ruling_lines, table_line
 from physics.profile import load_physics
@@ -25,7 +25,8 @@ from rules.state import TableState
 from vision.detect import Detector
 from vision.stream import ShotStream
 
-BUMP_MM = 5.0  # the board moved this much: calibration no longer fits
+BUMP_MM = 5.0  # the board moved this much: the camera was knocked, follow it
+LOOK_S = 2.0  # s: how often the board is looked for again while the table is at rest
 
 
 def shot_entry(record: ShotRecord) -> dict:
@@ -39,9 +40,10 @@ def shot_entry(record: ShotRecord) -> dict:
 def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float,
             on_ruling, on_frame=None, live: bool = False) -> int:
     """Run the referee loop until the source ends. ``on_ruling(entry_seq, ruling, state,
-    record)`` after each stored shot; ``on_frame(frame, step, state)`` per frame, may
-    return False to stop or "reload" after changing the game log. Every shot is stored
-    before its ruling is passed on."""
+    record)`` after each stored shot; ``on_frame(frame, step, state, cal)`` per frame
+    (``cal``: the calibration in use, followed when the camera is knocked), may return
+    False to stop or "reload" after changing the game log. Every shot is stored before
+    its ruling is passed on."""
     view = replay(log.entries())
     state: TableState = view.state
     if state.phase not in ("play", "catch_up"):
@@ -78,11 +80,20 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             on_ruling(None, f"at {t:.1f} s {step.unfollowed}: no shot is recorded — if one "
                             "was played, enter it by hand (`kangle game shot`, or keys); "
                             "kangle follows the next", state, None)
-        elif not step.moving and t - last_check > 2.0:
+        elif not step.moving and t - last_check > LOOK_S:
             last_check = t
-            warning = _bumped(frame, cal)
-            if warning:
-                on_ruling(None, warning, state, None)
+            try:
+                again, moved = follow_camera(frame, cal)
+            except KangleError as exc:
+                on_ruling(None, f"board not found in view ({exc})", state, None)
+            else:
+                if moved > BUMP_MM:  # knocked: follow the board where it now is
+                    cal = again
+                    stream = ShotStream(Detector(cal), cal.board, stream.oracle)
+                    stream.expect(state)
+                    on_ruling(None, f"the camera has moved (the board {moved:.0f} mm from "
+                                    "where it was): found the board again and refereeing on "
+                                    "in the new view; recalibrate between games", state, None)
             entries = log.entries()
             if entries[-1].seq != view.last:  # entered elsewhere (a shot typed by hand)
                 view = replay(entries)
@@ -92,7 +103,7 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
                           state, None)
                 if state.phase in ("play", "catch_up"):
                     stream.expect(state)
-        said = on_frame(frame, step, state) if on_frame else None
+        said = on_frame(frame, step, state, cal) if on_frame else None
         if said is False:
             break
         if said == "reload":  # the referee changed the log by hand: start again from it
@@ -101,21 +112,6 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             if state.phase in ("play", "catch_up"):
                 stream.expect(state)
     return 0
-
-
-def _bumped(frame: np.ndarray, cal: Calibration) -> str | None:
-    """Has the board moved since calibration? (checked while the table is at rest)"""
-    try:
-        pose = find_board(frame, cal.camera, cal.board)
-    except KangleError as exc:
-        return f"board not found in view ({exc})"
-    h = cal.board.half
-    corners = np.array([(-h, -h, 0), (h, -h, 0), (h, h, 0), (-h, h, 0)], float)
-    moved = np.linalg.norm(cal.camera.to_board(pose.camera.project(corners)) - corners[:, :2],
-                           axis=1).max()
-    if moved > BUMP_MM:
-        return f"the board has moved {moved:.0f} mm since calibration: recalibrate"
-    return None
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
@@ -160,7 +156,7 @@ def cmd_referee(args: argparse.Namespace) -> int:
             print(table_line(state))
         lines[:] = ruling_lines(ruling, f"#{seq} shot — {ruling.player}") + [table_line(state)]
 
-    def on_frame(frame, step, state):
+    def on_frame(frame, step, state, cal):
         nonlocal writer
         shown = _annotate(frame, step, cal, lines)
         if args.out_video:
