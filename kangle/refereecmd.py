@@ -23,7 +23,7 @@ from rules.jsonfile import write_json
 from rules.shot import ShotRecord
 from rules.state import TableState
 from vision.detect import Detector
-from vision.stream import ShotStream
+from vision.stream import ShotStream, not_where_logged
 
 BUMP_MM = 5.0  # the board moved this much: the camera was knocked, follow it
 LOOK_S = 2.0  # s: how often the board is looked for again while the table is at rest
@@ -91,9 +91,15 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
                     cal = again
                     stream = ShotStream(Detector(cal), cal.board, stream.oracle)
                     stream.expect(state)
+                    unlike = not_where_logged(stream.detector.detect(frame), state)
                     on_ruling(None, f"the camera has moved (the board {moved:.0f} mm from "
                                     "where it was): found the board again and refereeing on "
-                                    "in the new view; recalibrate between games", state, None)
+                                    "in the new view; recalibrate between games" + (
+                                        f". The table does not match the game log "
+                                        f"({', '.join(unlike[:6])} not where it has them): "
+                                        "was a shot played while the camera moved? Enter it "
+                                        "by hand (`kangle game shot`)" if unlike else ""),
+                              state, None)
             entries = log.entries()
             if entries[-1].seq != view.last:  # entered elsewhere (a shot typed by hand)
                 view = replay(entries)

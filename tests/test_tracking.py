@@ -28,6 +28,7 @@ from rules.timeline import Timeline
 from tests.kit import fitting_shots, gone, put, started
 from vision.detect import Detector
 from vision.render import Look, Renderer, random_camera
+from vision.stream import not_where_logged
 from vision.track import ShotTracker
 from vision.video import Webcam, compressed, film_shot
 
@@ -244,6 +245,18 @@ def test_a_camera_that_stops_is_reported_and_the_log_is_kept(venue, tmp_path):
         referee(DeadCamera(), cal, log, 30.0, print, live=True)
     assert info.value.exit_code == 3
     assert [e.kind for e in GameLog(tmp_path / "g.db").entries()] == ["new", "lag"]
+
+
+def test_a_table_at_rest_unlike_the_log_names_the_pieces_not_where_it_has_them(venue):
+    camera, look, cal = venue
+    state = started("red")
+    frame = RENDER.render(camera, {p: s.pos for p, s in state.pieces.items()
+                                   if s.status == "table"}, look).image
+    seen = Detector(cal).detect(frame)
+    assert not_where_logged(seen, state) == []
+    x, y = state.pos("B05")
+    moved = put(put(state, "B05", (x + 30.0, y - 40.0)), "R03", (0.0, 0.0))
+    assert not_where_logged(seen, moved) == ["B05", "R03"]
 
 
 def test_tracked_records_are_valid_shot_records(venue):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.board import Board
+from rules.pieces import colour_of, is_striker
 from rules.shot import ShotRecord
 from rules.state import TableState
 from vision.detect import Detection, Detector
@@ -54,3 +55,24 @@ class ShotStream:
             self.expect(self.tracker.state)
             return Step(detections, unfollowed=said)
         return Step(detections, moving=self.tracker.start_time is not None)
+
+
+def not_where_logged(detections: list[Detection], state: TableState,
+                     within_mm: float = 10.0) -> list[str]:
+    """The pieces the game's table has on the board that no detection of their colour
+    and kind lies within ``within_mm`` of (board mm): a frame at rest that disagrees
+    with the log — a shot played unseen, or a piece moved by hand."""
+    free = [d for d in detections if d.where == "surface"]
+    missing = []
+    for pid, piece in sorted(state.pieces.items()):
+        if piece.status != "table":
+            continue
+        near = [d for d in free if d.colour == colour_of(pid) and
+                (d.kind == "striker") == is_striker(pid) and
+                np.hypot(d.x - piece.pos[0], d.y - piece.pos[1]) <= within_mm]
+        if near:
+            free.remove(min(near, key=lambda d: np.hypot(d.x - piece.pos[0],
+                                                         d.y - piece.pos[1])))
+        else:
+            missing.append(pid)
+    return missing
