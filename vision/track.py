@@ -42,6 +42,7 @@ TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
+LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
 LOST_STRIKER = 0.5  # s a resting striker may be out of sight before the referee is asked
@@ -420,10 +421,12 @@ class ShotTracker:
             # touched, the frames cannot say: a foul the referee must confirm
             st.gone = Gone("off", "", t0 + self.frame, 0.5)
         for tr in self.tracks.values():
-            if tr.gone is None and tr.missing >= 10 and tr.points[-1][0] >= t0:
+            if tr.gone is None and tr.missing >= 10 and tr.points[-1][0] >= t0 and \
+                    not (tr.moved_at() is not None and tr.settled()):
                 # gone from where it stood during the shot and never seen again: knocked
                 # off too fast to follow (over a hole it is pocketed, else it left the
-                # table); a piece unseen since before the strike is merely hidden
+                # table); a piece unseen since before the strike, or since it came to
+                # rest after moving, is merely hidden
                 near = min(CORNERS, key=lambda h: math.hypot(
                     tr.pos[0] - self.board.hole_centre(h)[0],
                     tr.pos[1] - self.board.hole_centre(h)[1]))
@@ -435,9 +438,12 @@ class ShotTracker:
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
             if tr.gone is None and hole and tr.moved_at() is not None:
-                # seen going down into it, unless so fast that it may have run on over it
-                fast = math.hypot(*tr.velocity()) > RUN_OVER
-                tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
+                lip = self._on_the_lip(tr, hole)
+                if lip is not None:  # seen resting: it stopped at the lip, not over it
+                    tr.points.append((tr.points[-1][0], *lip))
+                else:  # seen going down into it, unless so fast it may have run on over
+                    fast = math.hypot(*tr.velocity()) > RUN_OVER
+                    tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
             if tr.gone is not None and tr.gone.kind == "pocket":
                 pockets.append(Pocketed(_since(tr.gone.t, t0), tr.id, tr.gone.hole,
                                         self._trust(doubt.get(tr.id), tr.gone.t,
@@ -464,6 +470,20 @@ class ShotTracker:
                                       is not None},
                           table={pid: p.pos for pid, p in self.state.pieces.items()
                                  if p.status == "table"})
+
+    def _on_the_lip(self, tr: Track, hole: str) -> tuple[float, float] | None:
+        """Where a piece seen resting just inside a hole's edge really rests: on the lip,
+        at the edge (a piece whose centre is over the opening falls; one seen still there
+        for a while is within the detection's millimetre or two of the edge). None if it
+        was not resting, or lay deeper than LIP_MM inside."""
+        hx, hy = self.board.hole_centre(hole)
+        x, y = tr.pos
+        off = math.hypot(x - hx, y - hy)
+        edge = self.board.hole_diameter / 2
+        if not tr.settled() or edge - off > LIP_MM or off == 0:
+            return None
+        k = (edge + 0.1) / off
+        return hx + (x - hx) * k, hy + (y - hy) * k
 
     def _contacts(self, st: Track, circle: str, strike: Strike | None,
                   t0: float) -> list[Contact]:
