@@ -74,13 +74,14 @@ class Competition:
         if not isinstance(data, dict):
             raise KangleError("an entry's data is a JSON object")
 
-        def check(existing: list[Entry], new: Entry) -> None:
-            if kind != "void":
-                _check_entry(self.format, self.settings, in_force(existing), new)
-
+        check = self._check if kind != "void" else None
         stored = [self.store.append(self.event, kind, data, by, supersedes, check)]
         stored += self.auto_draws()
         return stored
+
+    def _check(self, existing: list[Entry], new: Entry) -> None:
+        """The format's check of ``new`` against the log's entries so far (in force)."""
+        _check_entry(self.format, self.settings, in_force(existing), new)
 
     def correct(self, seq: int, data: dict[str, Any] | None, by: str,
                 reason: str = "") -> list[Entry]:
@@ -118,8 +119,14 @@ class Competition:
         (seeded, so reproducible) and logged; a referee may correct such a draw."""
         if self.format is not rotating:
             return []
-        return [self.store.append(self.event, "draw", d, "kangle (seeded draw)")
-                for d in rotating.pending_draws(self.settings, self.entries())]
+        made = []
+        for draw in rotating.pending_draws(self.settings, self.entries()):
+            try:  # checked like any entry: a station finishing the round beside this one
+                made.append(self.store.append(self.event, "draw", draw,  # may draw first
+                                              "kangle (seeded draw)", check=self._check))
+            except KangleError:  # drawn already, or the store busy: the entry that led
+                continue  # here is in; the draw is made after the next entry, or by hand
+        return made
 
     def draw(self, round_no: int | None) -> Entry:
         """Make the format's next draw: groups (knockout) or a round's seating."""
@@ -153,14 +160,11 @@ class Competition:
     def record_table(self, round_no: int, table: int, scores: dict[str, float],
                      by: str, tiles: dict[str, Any] | None = None) -> list[Entry]:
         """Record one table's result, checked like any entry (the round and table must
-        still be open: a result entered twice is refused). With double entry it is a
+        be seated and still open: a result entered twice is refused). With double entry it is a
         report, and the result is recorded once two reports agree; the entries stored
         are returned (a lone report: the result is not in yet). ``tiles``: what the
         scores were made from, kept in the entry (Rummikub: each seat's tiles left as a
         person checked them, and the SHA-256 of its photo kept in the store)."""
-        if (round_no, table) not in {(r, t) for r, t, _ in self.open_tables()}:
-            raise KangleError(f"round {round_no} table {table} is not open for a result "
-                              "(already entered, or not seated yet)")
         data = self.format.result_entry(round_no, table, scores)
         if tiles:
             data["tiles"] = tiles
