@@ -18,7 +18,7 @@ import json
 import secrets
 import threading
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -154,10 +154,9 @@ class EventStore:
         self.url = url
         self._read: dict[int, list[Entry]] = {}  # event id -> its entries read so far
         self._read_lock = threading.Lock()  # a web station reads from many threads
-        self._turn = threading.RLock()  # this process's uses of the database (_using)
-        self._appending = threading.Condition()  # entries waiting to be written (append)
-        self._waiting: list[_Append] = []
-        self._writing = False
+        # this process's threads take turns at a SQLite file (_using); a database server
+        # waits its clients without sleeping, and serves their reads side by side
+        self._turn = threading.RLock() if url.startswith("sqlite") else nullcontext()
         try:
             if url.startswith("sqlite"):
                 self.engine = sa.create_engine(url, connect_args={"timeout": wait_s})
@@ -185,11 +184,11 @@ class EventStore:
     @contextmanager
     def _using(self, doing: str, kept: str):
         """One use of the database: a read, or a write transaction opened inside this.
-        This process's threads use it one at a time: SQLite makes a connection that
-        finds the file locked sleep and try again (1 ms, then 2, 5, 10, … up to 100 ms
-        between tries), so threads reading and writing at once would wait far longer
-        than the work takes; taking turns here, each starts the moment the one before is
-        done, and the database's own locks are left to arbitrate between processes.
+        This process's threads use a SQLite file one at a time: SQLite makes a
+        connection that finds the file locked sleep and try again (1 ms, then 2, 5, 10,
+        … up to 100 ms between tries), so threads reading and writing at once would wait
+        far longer than the work takes; taking turns here, each starts the moment the one
+        before is done, and the file's own locks are left to arbitrate between processes.
         Database failures come out as KangleErrors: another station holding the store
         past our wait is "busy, try again" (exit 3), never a broken store; ``kept`` says
         what became of the user's entry."""
@@ -326,101 +325,27 @@ class EventStore:
                supersedes: int | None = None,
                check: Callable[[list[Entry], Entry], None] | None = None) -> Entry:
         """Add one entry. ``check(entries_so_far, new_entry)`` runs inside the same locked
-        transaction and may refuse the entry (KangleError); nothing is then written.
-
-        Entries that this process's threads append at the same moment are written
-        together (group commit): while one transaction is being written, the entries
-        that arrive wait, and the next transaction takes them all, checking each in
-        turn against the log and the entries before it, and commits them at once. Each
-        call returns only once its entry is committed, or raises what refused it; a
-        failed transaction records none of its entries. (64 phones entering at once
-        would otherwise queue for 64 commits, each waiting for the disk.)"""
-        job = _Append(event, kind, data, by, supersedes, check)
-        with self._appending:
-            self._waiting.append(job)
-            while self._writing and not job.done:
-                self._appending.wait()
-            batch: list[_Append] = []
-            if not job.done:  # nobody is writing: this thread writes everything waiting
-                batch, self._waiting, self._writing = self._waiting, [], True
-        if batch:
-            try:
-                self._write(batch)
-            finally:
-                with self._appending:
-                    self._writing = False
-                    self._appending.notify_all()
-        if job.error is not None:
-            raise job.error
-        return job.entry
-
-    def _write(self, batch: list[_Append]) -> None:
-        """One write transaction holding ``batch``; each job ends with its entry or its
-        error."""
-        written: list[tuple[_Append, Entry]] = []
-        try:
-            with self._using("write to", "nothing was recorded"), self.engine.begin() as conn:
-                events = {job.event.id: job.event for job in batch}
-                if self.engine.dialect.name == "postgresql":
-                    for event_id in sorted(events):
-                        conn.execute(sa.select(events_table.c.id).where(
-                            events_table.c.id == event_id).with_for_update())
-                logs = {event_id: self._entries(conn, e) for event_id, e in events.items()}
-                for job in batch:
-                    log = logs[job.event.id]
-                    try:
-                        entry = self._insert(conn, log, job)
-                    except KangleError as exc:
-                        job.error = exc
-                        continue
-                    log.append(entry)
-                    written.append((job, entry))
-            for job, entry in written:
-                job.entry = entry
-        except BaseException as exc:  # the transaction failed: none of its entries is in
-            for job, _ in written:
-                job.error = exc
-            for job in batch:
-                if job.entry is None and job.error is None:
-                    job.error = exc
-            raise
-        finally:
-            for job in batch:
-                job.done = True
-
-    @staticmethod
-    def _insert(conn, existing: list[Entry], job: _Append) -> Entry:
-        """Check one entry against the log so far and insert it (not yet committed)."""
-        if job.supersedes is not None and job.supersedes not in {e.seq for e in existing}:
-            raise KangleError(f"there is no entry {job.supersedes} to correct")
-        later = next((e.seq for e in existing if e.supersedes == job.supersedes), None)
-        if job.supersedes is not None and later is not None:
-            raise KangleError(f"entry {job.supersedes} was already replaced by entry {later}:"
-                              f" correct entry {later} instead (see `kangle event log`)")
-        draft = Entry(0, job.kind, job.data, job.by, _now(), job.supersedes)
-        if job.check:
-            job.check(existing, draft)
-        result = conn.execute(entries_table.insert().values(
-            event_id=job.event.id, kind=job.kind, data=json.dumps(
-                job.data, ensure_ascii=False, sort_keys=True),
-            entered_by=job.by, entered_at=draft.at, supersedes=job.supersedes))
-        return Entry(result.inserted_primary_key[0], job.kind, job.data, job.by, draft.at,
-                     job.supersedes)
-
-
-@dataclass
-class _Append:
-    """One entry waiting to be written (EventStore.append), and how it ended."""
-
-    event: EventInfo
-    kind: str
-    data: dict[str, Any]
-    by: str
-    supersedes: int | None
-    check: Callable[[list[Entry], Entry], None] | None
-    entry: Entry | None = None
-    error: BaseException | None = None
-    done: bool = False
+        transaction and may refuse the entry (KangleError); nothing is then written."""
+        with self._using("write to", "nothing was recorded"), self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                conn.execute(sa.select(events_table.c.id).where(
+                    events_table.c.id == event.id).with_for_update())
+            existing = self._entries(conn, event)
+            if supersedes is not None and supersedes not in {e.seq for e in existing}:
+                raise KangleError(f"there is no entry {supersedes} to correct")
+            later = next((e.seq for e in existing if e.supersedes == supersedes), None)
+            if supersedes is not None and later is not None:
+                raise KangleError(f"entry {supersedes} was already replaced by entry {later}:"
+                                  f" correct entry {later} instead (see `kangle event log`)")
+            draft = Entry(0, kind, data, by, _now(), supersedes)
+            if check:
+                check(existing, draft)
+            result = conn.execute(entries_table.insert().values(
+                event_id=event.id, kind=kind, data=json.dumps(data, ensure_ascii=False,
+                                                              sort_keys=True),
+                entered_by=by, entered_at=draft.at, supersedes=supersedes))
+            return Entry(result.inserted_primary_key[0], kind, data, by, draft.at,
+                         supersedes)
 
 
 def in_force(entries: list[Entry]) -> list[Entry]:
