@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import replace
 
 from kangle.present import ruling_lines, table_line
@@ -80,16 +81,21 @@ def add_parser(sub, formatter) -> None:
     s.set_defaults(run=cmd_sim)
     g = sub.add_parser(
         "suggest", formatter_class=formatter, help="suggest the best shots from a table",
-        description="Rank direct shots at the opponent's pieces (each piece, each hole, each "
-                    "of the shooter's circles, three speeds): each played in the simulator "
-                    "under a player's execution noise and judged by the rules; worth = pieces "
-                    "pocketed + half an extra shot - fouls - own pieces lost.",
+        description="Rank shots at the opponent's pieces (each piece, each hole, each of the "
+                    "shooter's circles, straight and off one cushion, three speeds): each "
+                    "played in the simulator 50 times under a player's execution noise and "
+                    "judged by the rules; worth = pieces pocketed + half an extra shot - "
+                    "fouls - own pieces lost.",
         epilog="examples:\n  kangle suggest --state mid.json --shooter red\n"
-               "  kangle suggest --state mid.json --player expert --top 5")
+               "  kangle suggest --state mid.json --player expert --top 5 --workers 4 --json")
     _table_options(g)
     g.add_argument("--player", choices=("beginner", "club", "expert"), default="club",
                    help="how precisely the player strikes (default: %(default)s)")
     g.add_argument("--top", type=int, default=3, help="how many shots to list")
+    g.add_argument("--workers", type=int, default=1,
+                   help="processes trying candidates side by side (default: 1; the answer "
+                        "is the same with any number)")
+    g.add_argument("--json", action="store_true", help="the suggestions as JSON")
     _profile_options(g)
     g.set_defaults(run=cmd_suggest)
 
@@ -115,10 +121,20 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
     if not 1 <= args.top <= 20:
         raise KangleError("--top is 1 to 20")
+    if not 1 <= args.workers <= 64:
+        raise KangleError("--workers is 1 to 64 (processes; one per core at most helps)")
     board = load_board(args.board, playable=True)
     state = load_state(args.state, board, args.shooter)
     found = suggest(state, board, load_physics(args.physics), load_rules(args.profile),
-                    PLAYERS[args.player], top=args.top)
+                    PLAYERS[args.player], top=args.top, workers=args.workers)
+    if args.json:
+        print(json.dumps({"shooter": state.turn, "player": args.player, "suggestions": [
+            {"circle": s.stroke.circle, "angle": round(s.stroke.angle, 2),
+             "speed": s.stroke.speed, "target": s.target, "hole": s.hole,
+             "cushion": s.cushion, "pocketed": round(s.pocketed, 3),
+             "fouled": round(s.fouled, 3), "worth": round(s.worth, 3)} for s in found]},
+            indent=2))
+        return 0
     if not found:
         print(f"no shot, straight or off one cushion, sends one of {state.turn}'s opponent's "
               "pieces to a hole from here: play safe")

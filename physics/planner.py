@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from physics.profile import PhysicsProfile
@@ -168,8 +169,11 @@ def _bank(start, ghost, side: str, board: Board, physics: PhysicsProfile) -> lis
 
 
 def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: RuleProfile,
-            player: Player, top: int = 3, tries: int = 20, seed: int = 0) -> list[Suggestion]:
-    """The ``top`` best strokes for the player to shoot (see the module's docstring)."""
+            player: Player, top: int = 3, tries: int = 50, seed: int = 0,
+            workers: int = 1) -> list[Suggestion]:
+    """The ``top`` best strokes for the player to shoot (see the module's docstring).
+    Each candidate's tries draw from their own seeded stream, so ``workers`` processes
+    (the tries of different candidates side by side) give the same answer as one."""
     me = state.turn
     screened = []
     for stroke, target, hole, side in candidates(state, board, physics):
@@ -184,20 +188,34 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
             screened.append((_worth(state, record, board, rules, target)[0], stroke, target,
                              hole, side))
     screened.sort(key=lambda c: -c[0])
-    rng = random.Random(seed)
-    found = []
-    for _, stroke, target, hole, side in screened[:3 * top]:
-        worth = pocketed = fouled = 0.0
-        for _ in range(tries):
-            tried = Stroke(me, stroke.circle, stroke.angle + rng.gauss(0, player.angle_sd),
-                           max(0.3, stroke.speed * (1 + rng.gauss(0, player.speed_sd))))
-            record = simulate(state, tried, board, physics, trajectory=False)
-            w, hit, foul = _worth(state, record, board, rules, target)
-            worth, pocketed, fouled = worth + w, pocketed + hit, fouled + foul
-        found.append(Suggestion(stroke, target, hole, side, worth / tries, pocketed / tries,
-                                fouled / tries))
+    jobs = [(state, stroke, target, board, physics, rules, player, tries, seed * 1_000_003 + k)
+            for k, (_, stroke, target, _, _) in enumerate(screened[:3 * top])]
+    if workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            outcomes = list(pool.map(_tried, *zip(*jobs, strict=True)))
+    else:
+        outcomes = [_tried(*job) for job in jobs]
+    found = [Suggestion(stroke, target, hole, side, *outcome)
+             for (_, stroke, target, hole, side), outcome in zip(screened, outcomes,
+                                                                 strict=False)]
     found.sort(key=lambda s: (-s.worth, -s.pocketed))
     return found[:top]
+
+
+def _tried(state, stroke, target, board, physics, rules, player, tries: int,
+           seed: int) -> tuple[float, float, float]:
+    """(mean worth, share pocketing the target, share fouling) of ``tries`` strokes
+    spread about ``stroke`` as ``player`` strikes, from random stream ``seed``."""
+    rng = random.Random(seed)
+    worth = pocketed = fouled = 0.0
+    for _ in range(tries):
+        angle = (stroke.angle + rng.gauss(0, player.angle_sd) + 180.0) % 360.0 - 180.0
+        tried = Stroke(state.turn, stroke.circle, angle,
+                       max(0.3, stroke.speed * (1 + rng.gauss(0, player.speed_sd))))
+        record = simulate(state, tried, board, physics, trajectory=False)
+        w, hit, foul = _worth(state, record, board, rules, target)
+        worth, pocketed, fouled = worth + w, pocketed + hit, fouled + foul
+    return worth / tries, pocketed / tries, fouled / tries
 
 
 def _worth(state, record, board, rules, target) -> tuple[float, bool, bool]:

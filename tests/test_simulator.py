@@ -11,6 +11,7 @@ import pytest
 from physics.profile import PhysicsProfile
 from physics.simulate import Stroke, simulate
 from physics.world import GRAVITY_MM, PIECE, build_world
+from rules.board import CORNERS
 from rules.errors import KangleError
 from rules.jsonfile import dumps
 from rules.referee import judge
@@ -266,8 +267,9 @@ def test_a_piece_stays_where_it_stood_until_it_is_first_touched():
 
 def test_suggested_shots_pocket_the_piece_on_the_ghost_disc_line():
     # one black piece 150 mm in front of the NE hole, on the diagonal: the ghost-disc aim
-    # from red's SE circle (worked out here independently) is the best shot, and played
-    # without noise it pocketed B05 into NE; an expert pockets it most of the time
+    # straight from red's SW circle (worked out here independently) is suggested, and
+    # played without noise it pockets B05 into NE; an expert pockets it most of the time
+    # (the best may be a bank shot the noise treated as kindly)
     from physics.planner import PLAYERS, suggest
     from rules.rule_profile import RuleProfile
 
@@ -277,8 +279,9 @@ def test_suggested_shots_pocket_the_piece_on_the_ghost_disc_line():
     reach = BOARD.piece_radius + BOARD.striker_radius
     gx, gy = tx - reach / math.sqrt(2), ty - reach / math.sqrt(2)
     found = suggest(state, BOARD, PHYSICS, RuleProfile(), PLAYERS["expert"], top=3, tries=10)
-    best = found[0]
-    assert (best.target, best.hole) == ("B05", "NE") and best.pocketed >= 0.6
+    assert (found[0].target, found[0].hole) == ("B05", "NE") and found[0].pocketed >= 0.6
+    best = next(s for s in found if s.cushion is None)
+    assert best.pocketed >= 0.6
     cx, cy = BOARD.circle_centre(best.stroke.circle)
     assert best.stroke.angle == pytest.approx(math.degrees(math.atan2(gy - cy, gx - cx)))
     assert "B05" in {p.piece for p in simulate(state, best.stroke, BOARD, PHYSICS).pockets}
@@ -286,6 +289,25 @@ def test_suggested_shots_pocket_the_piece_on_the_ghost_disc_line():
     beginner = suggest(state, BOARD, PHYSICS, RuleProfile(), PLAYERS["beginner"], top=1,
                        tries=10)[0]
     assert beginner.pocketed <= best.pocketed
+
+
+def test_suggestions_are_the_same_from_one_process_or_several(capsys):
+    # each candidate's tries draw from their own seeded stream: the processes share out
+    # the candidates and the ranking and every figure come out the same
+    from kangle.cli import main
+    from physics.planner import PLAYERS, suggest
+    from rules.rule_profile import RuleProfile
+
+    hx, hy = BOARD.hole_centre("NE")
+    state = put(gone(started("red"), *ALL), "B05", (hx - 106.0, hy - 106.0))
+    state = put(state, "B09", (0.0, 200.0))
+    alone = suggest(state, BOARD, PHYSICS, RuleProfile(), PLAYERS["club"], top=3, tries=6)
+    shared = suggest(state, BOARD, PHYSICS, RuleProfile(), PLAYERS["club"], top=3, tries=6,
+                     workers=2)
+    assert alone == shared and len(alone) == 3
+    assert main(["suggest", "--top", "1", "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["shooter"] == "red" and said["suggestions"][0]["hole"] in CORNERS
 
 
 def test_a_bank_shot_candidate_meets_the_cushion_then_the_ghost_disc_and_pockets():
