@@ -308,12 +308,12 @@ class Fuzzer:
         """A command line of ``path`` that kangle runs (its number options then added)."""
         work = str(self.work)
         if path[0] == "game":
-            game = self._file("g.db", b"")
+            game = self._file("option-game.db", b"")
             Path(game).unlink()
             _quiet(["game", "new", game, "--red", "A", "--black", "B"])
             return [*path, game] + (["1"] if path[1] == "void" else [])
         if path[0] == "event":
-            cup = self._file("cup.db", b"")
+            cup = self._file("option-cup.db", b"")
             Path(cup).unlink()
             _quiet(["event", "new", cup, "--game", "rummikub", "--player", "A", "--player",
                     "B", "--player", "C", "--player", "D"])

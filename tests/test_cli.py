@@ -261,6 +261,8 @@ def _mutated(tmp_path, source, path, value, name="in.json"):
      "within 10 m"),
     ("monopolydeal", "examples/scores/monopolydeal.json", ["players", 2, "properties"], 1e308,
      "card values"),
+    ("zhaopengyou", "examples/scores/zhaopengyou.json", ["seats", 4], 0,
+     "zhaopengyou.seats[4] must be text"),  # a number taken for a player's name
 ])
 def test_inputs_the_fuzzer_broke_are_refused(tmp_path, capsys, command, source, path, value,
                                             message):

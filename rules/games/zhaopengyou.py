@@ -80,7 +80,9 @@ class Round:
 def read(data: Any, profile: Profile) -> Round:
     f = Fields(data, GAME)
     f.text("game", GAME)
-    seats = tuple(str(s) for s in f.items("seats"))
+    listed = f.items("seats")
+    by_place = Fields({f"seats[{i}]": s for i, s in enumerate(listed)}, GAME)
+    seats = tuple(by_place.text(f"seats[{i}]") for i in range(len(listed)))  # names: text
     if len(seats) != 5 or len(set(seats)) != 5:
         raise KangleError("找朋友 is played by 5 different players: list them in \"seats\", "
                           "counter-clockwise")
