@@ -42,8 +42,8 @@ TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
-LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
+LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
 LOST_STRIKER = 0.5  # s a resting striker may be out of sight before the referee is asked
 HIDDEN = 0.65  # the most in a first contact that may lie where the striker went unseen
@@ -437,10 +437,11 @@ class ShotTracker:
                 else:
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
+            rests = tr.pos  # where it came to rest, if on the table
             if tr.gone is None and hole and tr.moved_at() is not None:
                 lip = self._on_the_lip(tr, hole)
                 if lip is not None:  # seen resting: it stopped at the lip, not over it
-                    tr.points.append((tr.points[-1][0], *lip))
+                    rests = lip
                 else:  # seen going down into it, unless so fast it may have run on over
                     fast = math.hypot(*tr.velocity()) > RUN_OVER
                     tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
@@ -453,8 +454,8 @@ class ShotTracker:
                                   self._trust(doubt.get(tr.id), tr.gone.t,
                                               tr.gone.confidence)))
             elif (tr.moved_at() is not None or tr.id == self.striker) and (
-                    self.board.region(*tr.pos) == "surface"):
-                final[tr.id] = (round(tr.pos[0], 2), round(tr.pos[1], 2))
+                    self.board.region(*rests) == "surface"):
+                final[tr.id] = (round(rests[0], 2), round(rests[1], 2))
         cx, cy = self.board.circle_centre(circle)
         left = any(math.hypot(x - cx, y - cy) > self.board.circle_diameter / 2
                    for _, x, y in st.points) or any(st.id == x.piece for x in (*pockets, *exits))
