@@ -91,12 +91,14 @@ def calibrate_board(frame: np.ndarray, intrinsics: Camera, board: Board,
     return Calibration(camera, board, colours, pose.residual_mm)
 
 
-def follow_camera(frame: np.ndarray, cal: Calibration) -> tuple[Calibration, float]:
+def follow_camera(frame: np.ndarray, cal: Calibration,
+                  still_mm: float = 0.0) -> tuple[Calibration, float]:
     """The venue's calibration for the camera as it stands in ``frame`` (knocked since
     it was calibrated, say): the board found again and turned as before, its measured
-    geometry and the colours kept; and how far (mm on the board) the board's corners lie
-    from where the calibration saw them. Raises KangleError when no board is in view,
-    or none that fits the board as measured."""
+    geometry and the colours kept — or ``cal`` itself while the board lies within
+    ``still_mm`` of where it saw it; and how far (mm on the board) the board's corners
+    lie from there. Raises KangleError when no board is in view, or none that fits the
+    board as measured."""
     pose = find_board(frame, cal.camera, cal.board)
     if pose.residual_mm > MAX_RESIDUAL_MM:
         raise KangleError(f"the board seen does not fit the board as calibrated (residual "
@@ -105,6 +107,8 @@ def follow_camera(frame: np.ndarray, cal: Calibration) -> tuple[Calibration, flo
     corners = np.array([(-h, -h, 0), (h, -h, 0), (h, h, 0), (-h, h, 0)], float)
     moved = float(np.linalg.norm(cal.camera.to_board(pose.camera.project(corners))
                                  - corners[:, :2], axis=1).max())
+    if moved <= still_mm:
+        return cal, moved
     camera, _ = orient(frame, pose.camera, cal.board, earlier=cal)
     return replace(cal, camera=camera, residual_mm=pose.residual_mm), moved
 

@@ -83,11 +83,11 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
         elif not step.moving and t - last_check > LOOK_S:
             last_check = t
             try:
-                again, moved = follow_camera(frame, cal)
+                again, moved = follow_camera(frame, cal, still_mm=BUMP_MM)
             except KangleError as exc:
                 on_ruling(None, f"board not found in view ({exc})", state, None)
             else:
-                if moved > BUMP_MM:  # knocked: follow the board where it now is
+                if again is not cal:  # knocked: follow the board where it now is
                     cal = again
                     stream = ShotStream(Detector(cal), cal.board, stream.oracle)
                     stream.expect(state)
