@@ -144,8 +144,6 @@ def rating_of(name: str, info: dict[str, Any]) -> float:
 def check_register(entries: list[Entry], new: Entry, rated: bool = False) -> None:
     """A registration or withdrawal against the log so far; ``rated``: the event seeds
     by rating, so a registration needs one."""
-    if new.kind == "register" and rated:
-        rating_of(str(new.data.get("name")), new.data)
     if new.kind == "register":
         name = new.data.get("name")
         if not isinstance(name, str) or not name.strip():
@@ -156,6 +154,8 @@ def check_register(entries: list[Entry], new: Entry, rated: bool = False) -> Non
             raise KangleError(f"the name {name.encode('unicode_escape').decode()} holds "
                               f"control characters ({', '.join(hidden)}): a name is one line "
                               "of printable text")
+        if rated:
+            rating_of(name, new.data)
         if name in roster(entries).order:
             raise KangleError(f"{name} is already registered")
     if new.kind == "withdraw":
