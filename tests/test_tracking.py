@@ -27,6 +27,7 @@ from rules.state import initial_state
 from rules.timeline import Timeline
 from tests.kit import fitting_shots, gone, put, started
 from vision.detect import Detector
+from vision.player import CUE_LENGTH, Player
 from vision.render import Look, Renderer, random_camera
 from vision.stream import not_where_logged
 from vision.track import ShotTracker
@@ -152,6 +153,49 @@ def test_a_rolling_shutter_shows_a_fast_piece_where_it_was_when_its_rows_were_re
     seen = tracker.record()
     assert seen.contacts_of("RS")[0].other("RS") == "B05"
     assert {p.piece for p in seen.pockets} == {p.piece for p in record.pockets}
+
+
+def test_the_players_cue_strikes_follows_through_behind_the_striker_and_is_taken_away():
+    """The cue's tip touches the striker's back at the strike, never overtakes it while
+    following through (the striker leaves at the stroke's speed, the tip slower), and
+    the whole player is gone from view once taken back a cue's length."""
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B05", (-265.0, 0.0))
+    record = simulate(state, Stroke("red", "SW", 90.0, 3.0), BOARD, PHYSICS)
+    player = replace(Player.random(np.random.default_rng(1)), leave=0.5)
+    timeline, r = Timeline.of(record), BOARD.striker_radius
+    for t in np.arange(-0.5, 0.3, 1 / 240):
+        cue = player.shapes(record, t, r, BOARD.striker_thickness)[0][0]
+        tip = cue[[0, 3], 1].mean()  # the stroke runs up the board (+y) from the circle
+        back = timeline.positions(max(t, 0.0))["RS"][1] - r
+        assert tip <= back + 1e-6, t
+        if abs(t) < 1e-9:
+            assert tip == pytest.approx(back, abs=1e-6)
+    assert player.shapes(record, 0.5 + CUE_LENGTH / 600 + 0.01, r, 7.0) == []
+
+
+def test_a_shot_played_with_the_cue_and_a_hand_over_a_piece_is_called_as_played(venue):
+    """Filmed with the player's cue along the stroke's line and the bridge hand resting
+    over R05 until after the table is still: the cue's tip is not a piece, the striker
+    is followed from under it, and R05, never seen, stays where it stood."""
+    camera, look, cal = venue
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B05", (-265.0, 0.0))
+    state = put(state, "R05", (-240.0, -350.0))
+    record = simulate(state, Stroke("red", "SW", 90.0, 3.0), BOARD, PHYSICS)
+    player = replace(Player.random(np.random.default_rng(1)), bridge=60.0, leave=5.0)
+    frames = film_shot(RENDER, camera, record, 60, look, moments=2, lead=0.4, player=player)
+    tracker, detector = ShotTracker(state, "red", BOARD), Detector(cal)
+    for t, image in frames:
+        found = detector.detect(image, rim_too=tracker.wants_rim)
+        assert not [d for d in found if math.dist((d.x, d.y), (-240.0, -350.0)) < 30.0], t
+        tracker.update(t, found)
+    seen = tracker.record()
+    assert seen.contacts_of("RS")[0].other("RS") == "B05"
+    assert {p.piece for p in seen.pockets} == {p.piece for p in record.pockets}
+    assert "R05" not in seen.final and "R05" not in {e.piece for e in seen.exits}
+    for piece, (x, y) in record.final.items():
+        assert np.hypot(*(np.array(seen.final[piece]) - (x, y))) < 3.0, piece
 
 
 def test_cushion_before_the_piece_is_seen(venue):

@@ -238,22 +238,27 @@ class Renderer:
         return self._finish(img, camera, pieces, hidden, look, rng)
 
     def film(self, camera: Camera, frames: list, look: Look | None = None,
-             bands: int = 1) -> list[np.ndarray]:
+             bands: int = 1, over: list | None = None) -> list[np.ndarray]:
         """One image per exposure; each exposure is a list of piece positions at moments
         within it (their average is the motion blur of a moving piece). A rolling shutter
         (``bands`` > 1) reads the image's rows one after another: each exposure is then
         ``bands`` such lists, one per horizontal band of the image from the top, each
-        band's moments later than the one above it."""
+        band's moments later than the one above it. ``over``: for each exposure, shapes
+        above the pieces (``vision.player.Shape``: a polygon in board mm with its height,
+        and its colour), drawn in order over them — a player's cue, hand and arm."""
         look = look or Look()
         rng = np.random.default_rng(look.seed)
         out = []
-        for exposure in frames:
+        for k, exposure in enumerate(frames):
             groups = exposure if bands > 1 else [exposure]
             layers = [sum(self._pieces_on_board(camera, m, look, None) for m in g) / len(g)
                       for g in groups]
             edges = np.linspace(0, layers[0].shape[0], len(layers) + 1).astype(int)
             img = np.concatenate([layer[a:b] for layer, a, b in
                                   zip(layers, edges[:-1], edges[1:], strict=True)])
+            for polygon, colour in over[k] if over else ():
+                pixels = np.round(camera.project(polygon) * 4).astype(np.int32)
+                cv2.fillPoly(img, [pixels], colour, cv2.LINE_AA, shift=2)
             middle = groups[len(groups) // 2]
             out.append(self._finish(img, camera, middle[-1], set(), look, rng).image)
         return out

@@ -44,6 +44,7 @@ COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a 
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
+STILL = 15.0  # mm: how far from its place a hidden piece nothing came near is looked for
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
 LOST_STRIKER = 0.5  # s a resting striker may be out of sight before the referee is asked
 HIDDEN = 0.65  # the most in a first contact that may lie where the striker went unseen
@@ -140,6 +141,7 @@ class ShotTracker:
         live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
+        still = {tr.id for tr in live if self._hidden_at_rest(tr, t)}
         used_d: set[int] = set()
         used_t: set[str] = set()
         # First the pieces near where they were (most stand still); then any jump a piece
@@ -160,7 +162,7 @@ class ShotTracker:
                     if d.weak and not self._left(tr):
                         continue  # a maybe-piece on the rim: only for one that left
                     px, py = tr.predict(t)
-                    gate = reach or self._gate(tr, t)
+                    gate = reach or (STILL if tr.id in still else self._gate(tr, t))
                     dist = math.hypot(d.x - px, d.y - py)
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
                         dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
@@ -261,6 +263,34 @@ class ShotTracker:
         if dt > LOST_FOR:
             return 0.0
         return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
+
+    def _hidden_at_rest(self, tr: Track, t: float) -> bool:
+        """A piece at rest when last seen and out of sight since (under a hand, a cue, a
+        sleeve) that nothing moving has come near: it still stands where it stood, and
+        no detection far from there is it. A resting piece moves only when struck, so
+        each other track's path since then (and, while lost, where it was heading) is
+        checked for a pass within touching distance. Between two sightings a piece may
+        have bounced: the place it touched from lies within the ellipse whose foci are
+        the sightings and whose string is the way it could run meanwhile (the time
+        between them at the fastest it was seen going round them)."""
+        if tr.gone is not None or not tr.missing or math.hypot(*tr.velocity()) >= MOVING:
+            return False
+        seen, here = tr.points[-1][0], tr.pos
+        for other in self.tracks.values():
+            if other is tr:
+                continue
+            path = [p for p in other.points if p[0] >= seen]
+            path = [p for p in other.points if p[0] < seen][-1:] + path
+            if other.missing and other.gone is None:
+                path.append((t, *other.predict(t)))
+            touch = self.board.radius_of(tr.id) + self.board.radius_of(other.id) + 5.0
+            speeds = [math.dist(a[1:], b[1:]) / max(b[0] - a[0], 1e-6)
+                      for a, b in zip(path, path[1:], strict=False)]
+            for k, (a, b) in enumerate(zip(path, path[1:], strict=False)):
+                run = (b[0] - a[0]) * max(speeds[max(k - 1, 0):k + 2])
+                if math.dist(a[1:], here) + math.dist(b[1:], here) <= run + 2 * touch:
+                    return False
+        return True
 
     def _left(self, tr: Track) -> bool:
         """Whether a track may be a piece that left the playing surface: thought gone,

@@ -14,6 +14,7 @@ import numpy as np
 from calibration.camera import Camera
 from rules.shot import ShotRecord
 from rules.timeline import Timeline
+from vision.player import Player
 from vision.render import Look, Renderer
 
 ROLLING_BANDS = 8  # bands of rows a rolling shutter is filmed in (each its own moment)
@@ -46,7 +47,8 @@ class Webcam:
 def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float = 60.0,
               look: Look | None = None, exposure: float = 0.25, moments: int = 3,
               lead: float = 0.1, tail: float = 0.4, webcam: Webcam | None = None,
-              readout: float = 0.0, compress: bool = False) -> list[tuple[float, np.ndarray]]:
+              readout: float = 0.0, compress: bool = False,
+              player: Player | None = None) -> list[tuple[float, np.ndarray]]:
     """Frames (time in s from the strike, image) from ``lead`` before the strike to
     ``tail`` after rest. Each frame averages ``moments`` instants spread over the
     exposure, a fraction of the frame interval (0.25: a 1/240 s shutter at 60 fps, as a
@@ -55,7 +57,9 @@ def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float
     webcams' sensors are read: the top row at the frame's time minus half of it, the
     bottom row plus half (in ROLLING_BANDS bands), so a fast piece is seen where it was
     when its rows were read. ``compress`` sends the frames through a video codec and
-    back (``compressed``), as a webcam's stream arrives."""
+    back (``compressed``), as a webcam's stream arrives. ``player`` films the player's
+    cue, bridge hand and arm over the board (``vision.player``): give a ``lead`` of
+    0.4 s or more to see the aim and the backswing."""
     timeline = Timeline.of(record, board=renderer.board)
     dt = 1.0 / fps
     times = np.arange(-lead, record.duration + tail, dt)
@@ -67,7 +71,10 @@ def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float
         per_band = [[timeline.positions(max(0.0, s + shift)) for s in instants]
                     for shift in shifts]
         exposures.append(per_band if bands > 1 else per_band[0])
-    images = renderer.film(camera, exposures, look, bands)
+    board = renderer.board
+    over = [player.shapes(record, t, board.striker_radius, board.striker_thickness)
+            for t in times.tolist()] if player is not None else None
+    images = renderer.film(camera, exposures, look, bands, over)
     if webcam is not None:
         images = [cv2.convertScaleAbs(img, alpha=webcam.gain(t)) for t, img in
                   zip(times.tolist(), images, strict=True)]
