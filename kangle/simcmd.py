@@ -13,6 +13,7 @@ from rules.board import load_board
 from rules.errors import KangleError
 from rules.game import lag
 from rules.jsonfile import read_json, write_json
+from rules.pieces import STRIKERS
 from rules.referee import judge
 from rules.rule_profile import load_rules
 from rules.state import TableState, initial_state
@@ -129,7 +130,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
                     PLAYERS[args.player], top=args.top, workers=args.workers)
     if args.json:
         print(json.dumps({"shooter": state.turn, "player": args.player, "suggestions": [
-            {"circle": s.stroke.circle, "angle": round(s.stroke.angle, 2),
+            {"circle": s.stroke.circle, "piece": s.stroke.piece or STRIKERS[state.turn],
+             "angle": round(s.stroke.angle, 2),
              "speed": s.stroke.speed, "target": s.target, "hole": s.hole,
              "cushion": s.cushion, "pocketed": round(s.pocketed, 3),
              "fouled": round(s.fouled, 3), "worth": round(s.worth, 3)} for s in found]},
@@ -146,8 +148,10 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         st = s.stroke
         given = f" --state {args.state}" if args.state else ""
         bank = f" off the {s.cushion} cushion" if s.cushion else ""
-        print(f"{k}. from {st.circle} at {st.angle:.1f}° and {st.speed:g} m/s{bank}: {s.target} "
-              f"into {s.hole} — pockets it {s.pocketed:.0%} of tries, fouls {s.fouled:.0%}, worth "
-              f"{s.worth:+.2f}\n   try it: kangle sim{given} --shooter {state.turn} --circle "
-              f"{st.circle} --angle {st.angle:.1f} --speed {st.speed:g}")
+        free = f"the 自由子 {st.piece} in" if st.piece else "from"
+        print(f"{k}. {free} {st.circle} at {st.angle:.1f}° and {st.speed:g} m/s{bank}: "
+              f"{s.target} into {s.hole} — pockets it {s.pocketed:.0%} of tries, fouls "
+              f"{s.fouled:.0%}, worth {s.worth:+.2f}\n   try it: kangle sim{given} --shooter "
+              f"{state.turn} --circle {st.circle}{f' --piece {st.piece}' if st.piece else ''} "
+              f"--angle {st.angle:.1f} --speed {st.speed:g}")
     return 0

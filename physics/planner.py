@@ -2,17 +2,18 @@
 a player's execution noise and judged by the rules, ranked by what they are worth.
 
 Candidates are ghost-disc aims: for each opponent piece and each hole, the striker is
-sent from the centre of each of the shooter's circles to the place it must touch the
-piece so that the piece runs straight to the hole, at a few speeds — straight there, or
-off one cushion (a bank shot, its meeting point with the cushion found from the
-cushion's restitution and friction: ``_bank``). Each is played once without noise;
-those whose first piece contact is the intended piece (after the cushion, for a bank
-shot) are then played
-``tries`` times with the angle and speed spread as the player's profile says (one
-standard deviation), and judged by the referee engine. Worth of one try: +1 for each
-opponent piece pocketed, +0.5 for the extra shot it earns, -1 for each foul and each own
-piece lost (廢子, pocketed or off the table). Ranked by the mean worth; ties by the
-chance of pocketing the intended piece.
+sent from the centre of each of the shooter's circles (and a 自由子, an own piece lying
+in one of them, from where it lies) to the place it must touch the piece so that the
+piece runs straight to the hole, at a few speeds — straight there, or off one cushion
+(a bank shot, its meeting point with the cushion found from the cushion's restitution
+and friction: ``_bank``). Each is played once without noise; of those whose first piece
+contact is the intended piece (after the cushion, for a bank shot), the best so played
+(straight and short ones first among equals) are then played up to ``tries`` times, in
+rounds that drop the worse half (``suggest``), with the angle and speed spread as the
+player's profile says (one standard deviation), and judged by the referee engine. Worth
+of one try: +1 for each opponent piece pocketed, +0.5 for the extra shot it earns, -1
+for each foul and each own piece lost (廢子, pocketed or off the table). Ranked by the
+mean worth; ties by the chance of pocketing the intended piece.
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ from __future__ import annotations
 import math
 import random
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from physics.profile import PhysicsProfile
 from physics.simulate import Stroke, simulate
 from rules.board import CORNERS, Board
 from rules.errors import KangleError
-from rules.pieces import STRIKERS, colour_of, opponent
+from rules.pieces import colour_of, opponent
 from rules.referee import judge
 from rules.rule_profile import RuleProfile
 from rules.ruling import BONUS, FORFEIT, FOUL
@@ -34,6 +35,7 @@ from rules.shot import cushion, is_cushion
 from rules.state import TableState
 
 SPEEDS = (2.0, 3.5, 5.0)  # m/s: a soft, a firm and a hard stroke
+SCREEN = 4  # candidates that meet their target played once clean, per suggestion asked for
 
 
 @dataclass(frozen=True)
@@ -64,38 +66,52 @@ class Suggestion:
 def candidates(state: TableState, board: Board,
                physics: PhysicsProfile) -> list[tuple[Stroke, str, str, str | None]]:
     """(stroke, target piece, hole, cushion or None) for every ghost-disc aim of the player
-    to shoot, straight and off each cushion (see ``_bank``)."""
+    to shoot, straight and off each cushion (see ``_bank``): with the striker from the
+    centre of each of the player's circles, and with each 自由子 (an own piece lying in
+    one of them, rules' 自由子 interpretation) from where it lies. Easiest first: straight
+    before off a cushion, then by the way the pieces run (shot piece to the ghost disc,
+    target to the hole) over the cosine of the cut (the angle between the shot piece's
+    arrival and the target's way to the hole): a thin cut or a long way magnifies a
+    stroke's error."""
     me = state.turn
     if me is None:
         raise KangleError("nobody holds the shot in this state")
-    reach = board.piece_radius + board.striker_radius
     standing = {p: state.pos(p) for c in ("red", "black") for p in state.left(c)}
+    shooters = [(None, circle, board.circle_centre(circle), board.striker_radius)
+                for circle in board.circles_of(me)]
+    shooters += [(p, board.circle_at(*state.pos(p)), state.pos(p), board.piece_radius)
+                 for p in state.left(me) if board.circle_at(*state.pos(p)) in board.circles_of(me)]
     out = []
     for target in state.left(opponent(me)):
         tx, ty = state.pos(target)
-        others = [xy for p, xy in standing.items() if p != target]
         for hole in CORNERS:
             hx, hy = board.hole_centre(hole)
             d = math.hypot(hx - tx, hy - ty)
             if d < 1e-6:
                 continue
-            gx, gy = tx - (hx - tx) / d * reach, ty - (hy - ty) / d * reach
-            for circle in board.circles_of(me):
-                cx, cy = board.circle_centre(circle)
+            for free, circle, (cx, cy), radius in shooters:
+                reach = board.piece_radius + radius
+                others = [xy for p, xy in standing.items() if p not in (target, free)]
+                gx, gy = tx - (hx - tx) / d * reach, ty - (hy - ty) / d * reach
                 paths = [(None, (gx, gy), (cx, cy))]  # (cushion, aim, whence it comes at g)
                 for side in _CUSHIONS:
                     paths += [(side, b, b) for b in _bank((cx, cy), (gx, gy), side, board,
-                                                          physics)]
+                                                          physics, radius)]
                 for side, (ax, ay), (fx, fy) in paths:
-                    # the striker must come at the piece from behind its line to the hole
+                    # the shot piece must come at the target from behind its line to the hole
                     if (gx - fx) * (hx - tx) + (gy - fy) * (hy - ty) <= 0:
                         continue
                     if _blocked((cx, cy), (ax, ay), others, reach):
                         continue  # it would meet another piece first: no need to play it
                     angle = math.degrees(math.atan2(ay - cy, ax - cx))
-                    out.extend((Stroke(me, circle, angle, v), target, hole, side)
-                               for v in SPEEDS)
-    return out
+                    arrive = math.hypot(gx - fx, gy - fy)
+                    cut = ((gx - fx) * (hx - tx) + (gy - fy) * (hy - ty)) / (arrive * d)
+                    run = math.hypot(ax - cx, ay - cy) + (arrive if side else 0.0) + d
+                    out.extend(((side is not None, run / max(cut, 0.05), k),
+                                (Stroke(me, circle, angle, v, piece=free), target, hole, side))
+                               for k, v in enumerate(SPEEDS))
+    out.sort(key=lambda c: c[0])
+    return [c for _, c in out]
 
 
 _CUSHIONS = {"N": (1, 1), "E": (0, 1), "S": (1, -1), "W": (0, -1)}  # axis, sign
@@ -107,7 +123,8 @@ def _blocked(start, end, pieces, reach: float) -> bool:
     surely meets one of the ``pieces`` (centres) on the way: one lies more than CLEAR
     inside the corridor ``reach`` (a piece's and the striker's radius) wide either side.
     The first leg of any stroke is straight, so such a candidate cannot meet its target
-    first and is not worth simulating."""
+    first and is not worth simulating. (Named for the striker; a 自由子 runs the same
+    way.)"""
     (sx, sy), (ex, ey) = start, end
     dx, dy = ex - sx, ey - sy
     length2 = dx * dx + dy * dy
@@ -120,15 +137,17 @@ def _blocked(start, end, pieces, reach: float) -> bool:
     return False
 
 
-def _bank(start, ghost, side: str, board: Board, physics: PhysicsProfile) -> list:
-    """The points (mm) on cushion ``side`` where the striker's centre must meet it, coming
-    straight from ``start``, to leave it straight through ``ghost``. The cushion returns
-    the normal part of the velocity times its restitution e and takes from the part along
-    it μ(1 + e) times the normal part, or a third of it at most (then the rim rolls: a
-    disc's contact point stops sliding once a third of the speed along has gone into
-    spin). The meeting point is found by bisection along the cushion."""
+def _bank(start, ghost, side: str, board: Board, physics: PhysicsProfile,
+          radius: float) -> list:
+    """The points (mm) on cushion ``side`` where the shot piece's centre (``radius`` mm)
+    must meet it, coming straight from ``start``, to leave it straight through
+    ``ghost``. The cushion returns the normal part of the velocity times its restitution
+    e and takes from the part along it μ(1 + e) times the normal part, or a third of it
+    at most (then the rim rolls: a disc's contact point stops sliding once a third of
+    the speed along has gone into spin). The meeting point is found by bisection along
+    the cushion."""
     axis, sign = _CUSHIONS[side]
-    line = board.half - board.striker_radius
+    line = board.half - radius
     e, mu = physics.cushion_restitution, physics.cushion_friction
     if sign * ghost[axis] >= line or sign * start[axis] >= line:
         return []
@@ -172,50 +191,92 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
             player: Player, top: int = 3, tries: int = 50, seed: int = 0,
             workers: int = 1) -> list[Suggestion]:
     """The ``top`` best strokes for the player to shoot (see the module's docstring).
-    Each candidate's tries draw from their own seeded stream, so ``workers`` processes
-    (the tries of different candidates side by side) give the same answer as one."""
-    me = state.turn
+
+    The easiest candidates are played once without noise until SCREEN × ``top`` have
+    met their target first; the 2 ×
+    ``top`` best so played are tried in rounds (successive halving): a fifth of
+    ``tries`` each, then the better 1.5 × ``top`` up to three fifths, then the best
+    ``top`` up to ``tries``. Every suggestion returned has had all its tries, and a
+    candidate far behind after a few is not tried fifty times. Every try draws from its
+    own seeded stream, so ``workers`` processes (candidates side by side) give the same
+    answer as one."""
+    screened = screen(state, board, physics, rules, limit=SCREEN * top)
+    alive = list(range(min(len(screened), 2 * top)))
+    sums = {k: (0.0, 0.0, 0.0) for k in alive}
+    done = 0
+    for upto, keep in ((max(1, tries // 5), math.ceil(1.5 * top)),
+                       (max(1, tries * 3 // 5), top), (tries, top)):
+        jobs = [(state, screened[k][1], screened[k][2], board, physics, rules, player,
+                 range(done, upto), seed * 1_000_003 + k) for k in alive]
+        if workers > 1 and len(jobs) > 1:
+            with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+                outcomes = list(pool.map(_tried, *zip(*jobs, strict=True)))
+        else:
+            outcomes = [_tried(*job) for job in jobs]
+        for k, outcome in zip(alive, outcomes, strict=True):
+            sums[k] = tuple(a + b for a, b in zip(sums[k], outcome, strict=True))
+        done = upto
+        alive.sort(key=lambda k: (-sums[k][0], -sums[k][1], k))
+        alive = alive[:keep]
+    return [Suggestion(stroke, target, hole, side, *(v / tries for v in sums[k]))
+            for k in alive for _, stroke, target, hole, side in [screened[k]]]
+
+
+def noisy(stroke: Stroke, player: Player, rng: random.Random) -> Stroke:
+    """``stroke`` as ``player`` strikes it: the angle off by a normal error of
+    ``angle_sd`` degrees, the speed by one of ``speed_sd`` of itself (0.3 m/s at least)."""
+    angle = (stroke.angle + rng.gauss(0, player.angle_sd) + 180.0) % 360.0 - 180.0
+    return replace(stroke, angle=angle,
+                   speed=max(0.3, stroke.speed * (1 + rng.gauss(0, player.speed_sd))))
+
+
+def screen(state: TableState, board: Board, physics: PhysicsProfile, rules: RuleProfile,
+           limit: int | None = None) -> list[tuple[tuple, Stroke, str, str, str | None]]:
+    """The candidates played once without noise, easiest first, until ``limit`` of them
+    (or all) have met their target first (off the cushion they were aimed at); those,
+    best first: (sort key, stroke, target, hole, cushion). Among strokes worth as much
+    played clean, the straight and the short ones come first: a stroke's error grows
+    with the way the pieces must run."""
     screened = []
     for stroke, target, hole, side in candidates(state, board, physics):
+        if limit is not None and len(screened) >= limit:
+            break
         try:
             record = simulate(state, stroke, board, physics, trajectory=False)
         except KangleError:
             continue  # the circle is covered
-        met = [c.other(STRIKERS[me]) for c in record.contacts_of(STRIKERS[me])]
+        met = [c.other(record.shot_piece) for c in record.contacts_of(record.shot_piece)]
         first_piece = next((m for m in met if not is_cushion(m)), None)
         came_off = met[:met.index(first_piece)] if first_piece else []
         if first_piece == target and came_off == ([] if side is None else [cushion(side)]):
-            screened.append((_worth(state, record, board, rules, target)[0], stroke, target,
-                             hole, side))
-    screened.sort(key=lambda c: -c[0])
-    jobs = [(state, stroke, target, board, physics, rules, player, tries, seed * 1_000_003 + k)
-            for k, (_, stroke, target, _, _) in enumerate(screened[:3 * top])]
-    if workers > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-            outcomes = list(pool.map(_tried, *zip(*jobs, strict=True)))
-    else:
-        outcomes = [_tried(*job) for job in jobs]
-    found = [Suggestion(stroke, target, hole, side, *outcome)
-             for (_, stroke, target, hole, side), outcome in zip(screened, outcomes,
-                                                                 strict=False)]
-    found.sort(key=lambda s: (-s.worth, -s.pocketed))
-    return found[:top]
+            worth = _worth(state, record, board, rules, target)[0]
+            run = (math.dist(record.start, state.pos(target))
+                   + math.dist(state.pos(target), board.hole_centre(hole)))
+            screened.append(((-worth, side is not None, run), stroke, target, hole, side))
+    screened.sort(key=lambda c: c[0])
+    return screened
 
 
-def _tried(state, stroke, target, board, physics, rules, player, tries: int,
+def greedy(state: TableState, board: Board, physics: PhysicsProfile,
+           rules: RuleProfile) -> Stroke | None:
+    """The baseline planner: the candidate worth most played once without noise (no
+    thought for how the player's error spreads it), or None where there is none."""
+    screened = screen(state, board, physics, rules)
+    return screened[0][1] if screened else None
+
+
+def _tried(state, stroke, target, board, physics, rules, player, which: range,
            seed: int) -> tuple[float, float, float]:
-    """(mean worth, share pocketing the target, share fouling) of ``tries`` strokes
-    spread about ``stroke`` as ``player`` strikes, from random stream ``seed``."""
-    rng = random.Random(seed)
+    """(summed worth, tries pocketing the target, tries fouling) of tries ``which`` of
+    the strokes spread about ``stroke`` as ``player`` strikes; try i draws from its own
+    random stream (``seed`` and i), whichever process plays it."""
     worth = pocketed = fouled = 0.0
-    for _ in range(tries):
-        angle = (stroke.angle + rng.gauss(0, player.angle_sd) + 180.0) % 360.0 - 180.0
-        tried = Stroke(state.turn, stroke.circle, angle,
-                       max(0.3, stroke.speed * (1 + rng.gauss(0, player.speed_sd))))
+    for i in which:
+        tried = noisy(stroke, player, random.Random(seed * 1000 + i))
         record = simulate(state, tried, board, physics, trajectory=False)
         w, hit, foul = _worth(state, record, board, rules, target)
         worth, pocketed, fouled = worth + w, pocketed + hit, fouled + foul
-    return worth / tries, pocketed / tries, fouled / tries
+    return worth, pocketed, fouled
 
 
 def _worth(state, record, board, rules, target) -> tuple[float, bool, bool]:
