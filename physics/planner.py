@@ -8,7 +8,7 @@ piece runs straight to the hole, at a few speeds — straight there, or off one 
 (a bank shot, its meeting point with the cushion found from the cushion's restitution
 and friction: ``_bank``). Each is played once without noise; of those whose first piece
 contact is the intended piece (after the cushion, for a bank shot), the best so played
-(straight and short ones first among equals) are then played up to ``tries`` times, in
+(the easier first among equals) are then played up to ``tries`` times, in
 rounds that drop the worse half (``suggest``), with the angle and speed spread as the
 player's profile says (one standard deviation), and judged by the referee engine. Worth
 of one try: +1 for each opponent piece pocketed, +0.5 for the extra shot it earns, -1
@@ -193,18 +193,18 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
     """The ``top`` best strokes for the player to shoot (see the module's docstring).
 
     The easiest candidates are played once without noise until SCREEN × ``top`` have
-    met their target first; the 2 ×
-    ``top`` best so played are tried in rounds (successive halving): a fifth of
+    met their target first; the 3 ×
+    ``top`` best so played are tried in rounds (successive halving): a tenth of
     ``tries`` each, then the better 1.5 × ``top`` up to three fifths, then the best
     ``top`` up to ``tries``. Every suggestion returned has had all its tries, and a
     candidate far behind after a few is not tried fifty times. Every try draws from its
     own seeded stream, so ``workers`` processes (candidates side by side) give the same
     answer as one."""
     screened = screen(state, board, physics, rules, limit=SCREEN * top)
-    alive = list(range(min(len(screened), 2 * top)))
+    alive = list(range(min(len(screened), 3 * top)))
     sums = {k: (0.0, 0.0, 0.0) for k in alive}
     done = 0
-    for upto, keep in ((max(1, tries // 5), math.ceil(1.5 * top)),
+    for upto, keep in ((max(1, tries // 10), math.ceil(1.5 * top)),
                        (max(1, tries * 3 // 5), top), (tries, top)):
         jobs = [(state, screened[k][1], screened[k][2], board, physics, rules, player,
                  range(done, upto), seed * 1_000_003 + k) for k in alive]
@@ -234,11 +234,10 @@ def screen(state: TableState, board: Board, physics: PhysicsProfile, rules: Rule
            limit: int | None = None) -> list[tuple[tuple, Stroke, str, str, str | None]]:
     """The candidates played once without noise, easiest first, until ``limit`` of them
     (or all) have met their target first (off the cushion they were aimed at); those,
-    best first: (sort key, stroke, target, hole, cushion). Among strokes worth as much
-    played clean, the straight and the short ones come first: a stroke's error grows
-    with the way the pieces must run."""
+    best first: (sort key, stroke, target, hole, cushion); among strokes worth as much
+    played clean, the easier first (``candidates``' order)."""
     screened = []
-    for stroke, target, hole, side in candidates(state, board, physics):
+    for k, (stroke, target, hole, side) in enumerate(candidates(state, board, physics)):
         if limit is not None and len(screened) >= limit:
             break
         try:
@@ -250,9 +249,7 @@ def screen(state: TableState, board: Board, physics: PhysicsProfile, rules: Rule
         came_off = met[:met.index(first_piece)] if first_piece else []
         if first_piece == target and came_off == ([] if side is None else [cushion(side)]):
             worth = _worth(state, record, board, rules, target)[0]
-            run = (math.dist(record.start, state.pos(target))
-                   + math.dist(state.pos(target), board.hole_centre(hole)))
-            screened.append(((-worth, side is not None, run), stroke, target, hole, side))
+            screened.append(((-worth, k), stroke, target, hole, side))
     screened.sort(key=lambda c: c[0])
     return screened
 
