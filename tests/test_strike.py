@@ -255,6 +255,46 @@ def test_a_piece_lost_while_moving_does_not_keep_the_shot_open():
     assert "B05" in seen.final or (gone and gone[0].confidence < 0.9)
 
 
+def sliding(start, direction_deg, v0, t0, deceleration=1500.0):
+    """Where a piece slid from ``start`` at ``t0`` (s) at ``v0`` mm/s, slowing evenly
+    (mm/s²), stands at time t: a function of t."""
+    u = (math.cos(math.radians(direction_deg)), math.sin(math.radians(direction_deg)))
+    stops = v0 / deceleration
+
+    def at(t: float) -> tuple[float, float]:
+        s = min(max(t - t0, 0.0), stops)
+        d = v0 * s - deceleration * s * s / 2
+        return start[0] + d * u[0], start[1] + d * u[1]
+    return at
+
+
+@pytest.mark.parametrize("direction, speed, leaves", [(0.0, 400.0, False),  # along it
+                                                      (-90.0, 400.0, False),  # at it, slowly
+                                                      (-90.0, 2500.0, True)])  # at it, hard
+def test_a_piece_lost_by_the_cushion_leaves_the_table_only_if_fast_enough_to_leap_it(
+        direction, speed, leaves):
+    # held-out 7320 (a player's hand over the baseline): R15, knocked at 0.3 m/s along the
+    # south cushion, went under the hand and was called off the table. Slower than about
+    # 1 m/s at the cushion a piece cannot leap it; lost there, it is hidden on the table
+    striker = sliding(BOARD.circle_centre("SE"), 90.0, 2000.0, 0.0)
+    piece = sliding((-100.0, -320.0), direction, speed, 0.2)
+    state = put(EMPTY, "R05", (-100.0, -320.0))
+    tracker = ShotTracker(state, "red", BOARD)
+    rng = random.Random(5)
+    for k in range(-6, 180):
+        t = k / 60
+        (sx, sy), (px, py) = striker(t), piece(t)
+        dets = [Detection("red", "striker", sx + rng.gauss(0, 0.3), sy + rng.gauss(0, 0.3),
+                          "surface", 1.0)]
+        if t < 0.2 + 2 / 60:  # two frames of it moving, then never seen again
+            dets.append(Detection("red", "piece", px + rng.gauss(0, 0.3),
+                                  py + rng.gauss(0, 0.3), "surface", 1.0))
+        tracker.update(t, dets)
+    seen = tracker.record()
+    assert ("R05" in {e.piece for e in seen.exits}) == leaves
+    assert ("R05" in seen.final) != leaves and not seen.pockets
+
+
 def test_a_shot_whose_striker_is_never_seen_is_reported_not_waited_for():
     # the striker goes unseen (covered, or not recognised under this light) while it
     # knocks B05 across the table: the tracker cannot make a record, and says so once

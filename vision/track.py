@@ -43,6 +43,8 @@ KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
+LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
+# need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
 LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
 STILL = 15.0  # mm: how far from its place a hidden piece nothing came near is looked for
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
@@ -273,8 +275,9 @@ class ShotTracker:
         have bounced: the place it touched from lies within the ellipse whose foci are
         the sightings and whose string is the way it could run meanwhile (the time
         between them at the fastest it was seen going round them)."""
-        if tr.gone is not None or not tr.missing or math.hypot(*tr.velocity()) >= MOVING:
-            return False
+        if (tr.id == self.striker or tr.gone is not None or not tr.missing
+                or math.hypot(*tr.velocity()) >= MOVING):
+            return False  # (the striker is set moving by the cue, unseen under it)
         seen, here = tr.points[-1][0], tr.pos
         for other in self.tracks.values():
             if other is tr:
@@ -351,13 +354,19 @@ class ShotTracker:
             return
         lx, ly = tr.pos
         vx, vy = tr.velocity()
-        outward = lx * vx + ly * vy > 0 and math.hypot(vx, vy) > 300
         # at the edge, or there by the next frame (a fast piece is last seen short of it)
         ahead = max(abs(lx + vx * frame), abs(ly + vy * frame))
         near_edge = max(abs(lx), abs(ly), ahead) > self.board.half - 2 * self.board.radius_of(
             tr.id)
-        if tr.missing >= 4 and outward and near_edge:
+        if tr.missing >= 4 and self._leaping(tr) and near_edge:
             tr.gone = Gone("off", "", tr.points[-1][0] + frame / 2, 0.95)
+
+    @staticmethod
+    def _leaping(tr: Track) -> bool:
+        """Last seen running at the cushion nearest it fast enough to leap it (LEAP)."""
+        (x, y), (vx, vy) = tr.pos, tr.velocity()
+        toward = vx * math.copysign(1, x) if abs(x) >= abs(y) else vy * math.copysign(1, y)
+        return toward > LEAP
 
     def _coast(self, tr: Track, horizon: float) -> tuple[str, float] | None:
         """Follow a lost track on from where it was last seen, at its last velocity and
@@ -460,11 +469,13 @@ class ShotTracker:
                 near = min(CORNERS, key=lambda h: math.hypot(
                     tr.pos[0] - self.board.hole_centre(h)[0],
                     tr.pos[1] - self.board.hole_centre(h)[1]))
-                # (the frames never show where it went: a guess the referee confirms)
+                # (the frames never show where it went: a guess the referee confirms);
+                # too slow for the cushion and no hole near, it is on the table, hidden
+                # (under a hand) where it was last seen going
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
-                else:
+                elif self._leaping(tr) or math.hypot(*tr.velocity()) > LEAP:
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
             rests = tr.pos  # where it came to rest, if on the table
