@@ -1,6 +1,6 @@
 """Per-frame detection on rendered frames with varied cameras and lighting.
 
-    python benchmarks/detection.py [--venues 50 --frames 10] [--board carrom]
+    python benchmarks/detection.py [--venues 50 --frames 10] [--board carrom] [--gallery DIR]
 
 Each venue: a random camera (1.2-1.5 m up, up to 12° off vertical, turned, with barrel
 distortion) and light (gradients, warm or cold, noise, blur, JPEG); it is calibrated
@@ -25,6 +25,7 @@ import statistics
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -106,6 +107,31 @@ def rosette(rng, board: Board) -> dict[str, tuple[float, float]]:
     return pos
 
 
+def keep(folder: Path, name: str, frame, board: Board, truth, misses, extras,
+         detector: Detector) -> None:
+    """A frame for the failure gallery: each missed piece ringed (green), each false
+    detection crossed (magenta), and a .txt naming them with their board positions;
+    the frame as rendered (.png) and the venue's calibration (.json) beside it, to run
+    the detector on it again (``kangle detect FRAME --calibration JSON``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / f"{name}-frame.png"), frame.image)
+    detector.cal.save(folder / f"{name}-calibration.json")
+    image = frame.image.copy()
+    lines = []
+    for pid in misses:
+        x, y = truth[pid]
+        u, v = np.round(frame.camera.project(np.array([[x, y, 0.0]]))[0]).astype(int)
+        cv2.circle(image, (u, v), 16, (0, 255, 0), 2, cv2.LINE_AA)
+        lines.append(f"missed {pid} at ({x:.0f}, {y:.0f}) mm, {board.region(x, y)}")
+    for d in extras:
+        u, v = np.round(frame.camera.project(np.array([[d.x, d.y, 0.0]]))[0]).astype(int)
+        cv2.drawMarker(image, (u, v), (255, 0, 255), cv2.MARKER_TILTED_CROSS, 20, 2)
+        lines.append(f"false {d.colour} {d.kind} at ({d.x:.0f}, {d.y:.0f}) mm, {d.where}"
+                     f"{' (weak)' if d.weak else ''}, confidence {d.confidence:.2f}")
+    cv2.imwrite(str(folder / f"{name}.jpg"), image)
+    (folder / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def baseline(frame, camera):
     undist = cv2.undistort(frame, camera.matrix, camera.dist)
     grey = cv2.cvtColor(undist, cv2.COLOR_BGR2GRAY)
@@ -132,6 +158,9 @@ def main() -> None:
     parser.add_argument("--touching", type=float, default=0.25,
                         help="share of pieces placed touching another (default %(default)s)")
     parser.add_argument("--board", default="goma", help="goma (康樂棋) or carrom")
+    parser.add_argument("--gallery", type=Path, help="write each frame with a missed or a "
+                        "false piece here, the misses ringed in green and the false pieces "
+                        "crossed in magenta, with a .txt of what they were")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     board = load_board(args.board)
@@ -201,6 +230,11 @@ def main() -> None:
                 wrong += d.colour != colour or (d.kind == "striker") != (size == "striker")
                 rims[2] += pid in rim and (d.where != "rim" or d.colour != colour)
             extra = len(found) - len(used)
+            misses = [pid for pid in truth if pid not in frame.hidden and not any(
+                np.hypot(d.x - truth[pid][0], d.y - truth[pid][1]) <= 10 for d in found)]
+            if args.gallery and (extra or misses):
+                keep(args.gallery, f"venue{venue:03d}-frame{k:02d}", frame, board, truth,
+                     misses, [d for j, d in enumerate(found) if j not in used], detector)
             false += extra
             weak_false += sum(1 for j, d in enumerate(found) if j not in used and d.weak)
             starts[2] += extra if start else 0

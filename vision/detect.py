@@ -27,6 +27,9 @@ from vision.crowd import crowd_centres, crowds
 # the darkest tenth of the ring round a light piece is darker than this share of the board
 # (its side and its shadow); glare has no side
 SHADED = 0.9
+# beyond this share of its radius from its centre, a dark piece's pixels are dark or red
+# (its printed mark lies inside)
+OUTER = 0.85
 # a lone piece's blob in the mask: its top face, side and shadow (1.09-1.22 times the
 # face's area on rendered frames)
 BLOB = 1.2
@@ -321,6 +324,14 @@ class Detector:
         if colour is None or self._print_only(f, cx, cy, radius, confidence) or (
                 self._unshaded(f, colour, cx, cy, radius)):
             return None
+        if self.colours.classes[colour][0][0] < DARK_CLASS:
+            # a dark piece's outer part is dark, or red: grey pixels there, about as
+            # bright as the board (a light set's model takes them for a light piece's),
+            # are its blurred edge and its shadow, not more of it
+            outer = (xs - cx) ** 2 + (ys - cy) ** 2 > (OUTER * radius) ** 2
+            grey = (f.ratio_at(ys, xs) >= self.colours.ratio_threshold) & (
+                f.redness_at(ys, xs) <= self.colours.redness_threshold)
+            xs, ys = xs[~(outer & grey)], ys[~(outer & grey)]
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= min(fill, 1.0)
         mx, my = float(xs.mean()), float(ys.mean())
