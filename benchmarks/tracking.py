@@ -62,6 +62,7 @@ from rules.errors import KangleError  # noqa: E402
 from rules.pieces import colour_of  # noqa: E402
 from rules.referee import judge  # noqa: E402
 from rules.rule_profile import RuleProfile  # noqa: E402
+from rules.ruling import CHECK  # noqa: E402
 from tests.kit import started  # noqa: E402
 from tests.test_simulator import scattered  # noqa: E402
 from vision.detect import Detector  # noqa: E402
@@ -127,10 +128,12 @@ def _calls(calls, state) -> Counter:
     left the table as _alike has them) — leaving out the order of the calls and of the
     pieces in each (the order things happened, which the camera may see differently
     within a frame: a striker seen stopping on the rim after the piece it sent off, not
-    before) and whether the referee is asked to confirm (counted apart)."""
+    before) and whether the referee is asked to confirm (counted apart), and the
+    referee's being asked to look at what no call rests on (CHECK: a question, not a
+    call; it flags the shot)."""
     return Counter((c.rule, c.kind, tuple(sorted(
         _alike(p, state) if c.rule in _LEFT_THE_TABLE else p for p in c.pieces)))
-        for c in calls)
+        for c in calls if c.kind != CHECK)
 
 
 def _gone(record, state) -> Counter:

@@ -12,7 +12,7 @@ from rules.state import TableState
 
 _LABEL = {"foul": "FOUL", "bonus": "BONUS", "forfeit": "GIVEN", "protect": "RING",
           "restore": "BACK", "retake": "AGAIN", "info": "PLAY", "turn": "TURN",
-          "result": "RESULT"}
+          "result": "RESULT", "check": "CHECK"}
 
 
 def ruling_lines(ruling: Ruling, title: str, confirmed_by: int | None = None) -> list[str]:

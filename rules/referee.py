@@ -24,6 +24,7 @@ from rules.pieces import colour_of, is_striker, opponent, pieces_of
 from rules.rule_profile import RuleProfile
 from rules.ruling import (
     BONUS,
+    CHECK,
     FORFEIT,
     FOUL,
     INFO,
@@ -485,6 +486,16 @@ class _Judgement:
         if self.unsure:
             self.calls = [replace(c, confirm=True) if c.rule in _CONTACT_ORDER_RULES else c
                           for c in self.calls]
+            if not any(c.rule in _CONTACT_ORDER_RULES for c in self.calls):
+                # no call turns on it as seen, but as it really was one might (an own
+                # piece grazed first is a 廢子): the referee is asked to look
+                seen = [c.other(self.sp) for c in self._until_cushion()][:1]
+                said = "nothing" if not seen else (
+                    f"the {seen[0].split(':')[1]} cushion" if is_cushion(seen[0]) else seen[0])
+                self.calls.append(Call(
+                    "7.1", CHECK, f"the {self.striker_name}'s first contact was not seen "
+                    f"surely ({said}, as seen): check it touched none of {self.me}'s own "
+                    "pieces first", tuple(p for p in seen if not is_cushion(p)), confirm=True))
         return Ruling(entry="shot", player=self.me, shot=shot_no, calls=tuple(self.calls),
                       actions=tuple(self.actions), next_turn=state.turn, owed=dict(state.owed),
                       result=state.result)

@@ -22,6 +22,7 @@ PROTECT = "protect"  # rebound protection starts, ends or is restored (6.3, 9.x)
 RESTORE = "restore"  # pieces go back where they were
 RETAKE = "retake"  # the shot does not count; shoot again
 INFO = "info"  # play goes on; said so the players know why
+CHECK = "check"  # the referee is asked to look at something unsure that no call rests on
 TURN = "turn"  # who shoots next
 RESULT = "result"  # the game is won or drawn
 

@@ -151,6 +151,34 @@ def test_a_piece_grazed_past_the_lines_spread_is_the_first_contact_asked_to_conf
     assert abs(seen.contacts_of("RS")[0].t - truth.contacts_of("RS")[0].t) < 0.03
 
 
+def test_a_touch_along_a_tangent_that_moves_nothing_is_put_to_the_referee():
+    # held-out 7115: the striker touched its own R05 a thousandth of a millimetre inside
+    # touching, R05 moved a fraction of a millimetre, and the striker went on to B05.
+    # The frames cannot show that touch (a 7.1 廢子), nor rule it out: the line passes R05
+    # at a tangent within its spread. The first contact is left unsure, and the referee,
+    # with no call resting on it, is asked to check that no own piece was touched first
+    from rules.referee import judge
+    from rules.rule_profile import RuleProfile
+    from rules.ruling import CHECK
+
+    sx, sy = BOARD.circle_centre("SW")
+    u = (math.cos(math.radians(45)), math.sin(math.radians(45)))
+    touch = BOARD.striker_radius + BOARD.piece_radius - 0.001
+    state = put(EMPTY, "R05", (sx + 200.0 * u[0] - touch * u[1], sy + 200.0 * u[1] + touch * u[0]))
+    state = put(state, "B05", (sx + 400.0 * u[0], sy + 400.0 * u[1]))
+    truth, seen = follow(state, Stroke("red", "SW", 45.0, 3.0))
+    assert first(truth) == "R05" and first(seen) == "B05"
+    assert seen.contacts_of("RS")[0].confidence < 0.9
+    calls = judge(state, seen, BOARD, RuleProfile())[1].calls
+    asked = [c for c in calls if c.kind == CHECK]
+    assert asked and asked[0].confirm and asked[0].rule == "7.1" and "B05" in asked[0].text
+    # a line clear of every piece by far more than its spread asks nothing
+    clear = put(EMPTY, "B05", (sx + 400.0 * u[0], sy + 400.0 * u[1]))
+    truth, seen = follow(clear, Stroke("red", "SW", 45.0, 3.0))
+    assert seen.contacts_of("RS")[0].confidence >= 0.9
+    assert not [c for c in judge(clear, seen, BOARD, RuleProfile())[1].calls if c.confirm]
+
+
 def test_the_first_contact_is_confirmed_by_the_piece_starting_to_move():
     sx, sy = BOARD.circle_centre("SW")
     state = put(EMPTY, "R05", (sx + 200.0, sy + 205.0))

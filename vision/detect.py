@@ -27,8 +27,8 @@ from vision.crowd import crowd_centres, crowds
 # the darkest tenth of the ring round a light piece is darker than this share of the board
 # (its side and its shadow); glare has no side
 SHADED = 0.9
-# beyond this share of its radius from its centre, a dark piece's pixels are dark or red
-# (its printed mark lies inside)
+# beyond this share of its radius from its centre, a black piece's pixels are dark (its
+# printed mark lies inside)
 OUTER = 0.85
 # a lone piece's blob in the mask: its top face, side and shadow (1.09-1.22 times the
 # face's area on rendered frames)
@@ -324,13 +324,16 @@ class Detector:
         if colour is None or self._print_only(f, cx, cy, radius, confidence) or (
                 self._unshaded(f, colour, cx, cy, radius)):
             return None
-        if self.colours.classes[colour][0][0] < DARK_CLASS:
-            # a dark piece's outer part is dark, or red: grey pixels there, about as
-            # bright as the board (a light set's model takes them for a light piece's),
-            # are its blurred edge and its shadow, not more of it
+        (level, _), (redness, _) = self.colours.classes[colour]
+        if self.colours.light_threshold is not None and level < DARK_CLASS and (
+                redness < self.colours.redness_threshold):
+            # in a set with light pieces, a black piece's outer part is dark: grey pixels
+            # there, about as bright as the board and less red (which the model takes for
+            # a light piece's), are its blurred edge and its shadow, not more of it. (A
+            # red piece's outer pixels are told by their redness, and a moving one's
+            # blur is pale red; a set with no light pieces takes no grey pixels.)
             outer = (xs - cx) ** 2 + (ys - cy) ** 2 > (OUTER * radius) ** 2
-            grey = (f.ratio_at(ys, xs) >= self.colours.ratio_threshold) & (
-                f.redness_at(ys, xs) <= self.colours.redness_threshold)
+            grey = f.ratio_at(ys, xs) >= self.colours.ratio_threshold
             xs, ys = xs[~(outer & grey)], ys[~(outer & grey)]
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= min(fill, 1.0)

@@ -51,6 +51,7 @@ SWAP = 0.8  # the most confidence in an event of a track that may have swapped i
 LOST_STRIKER = 0.5  # s a resting striker may be out of sight before the referee is asked
 HIDDEN = 0.65  # the most in a first contact that may lie where the striker went unseen
 SURE_HIT = 0.95  # a piece set moving with no other mover near it: what moved it is sure
+UNSEEN_GRAZE = 0.85  # the most in a first contact whose line passes another piece at a tangent
 GRAZE = 0.8  # a first contact the frames show and the striker's fitted line misses
 
 
@@ -712,6 +713,8 @@ class ShotTracker:
             body, confidence = confirmed[0][1], max(confidence, 0.9)
         elif verdicts[body] <= 0:
             confidence *= 0.9
+        if self._tangent(strike, body, times.get(body, (0.0, 0.0))[1]):
+            confidence = min(confidence, UNSEEN_GRAZE)
         if confidence < 0.9 and self.oracle is not None:
             said = self.oracle.first_contact(self.state, self.shooter, circle, strike.start,
                                              math.degrees(strike.angle), strike.speed / 1000)
@@ -724,6 +727,27 @@ class ShotTracker:
         tau = times[body][1] if body in times else 0.0
         return Contact(round(tau, 4), self.striker, body, ambiguous=confidence < 0.6,
                        confidence=round(min(confidence, 1.0), 3))
+
+    def _tangent(self, strike: Strike, body: str, tau: float) -> str | None:
+        """A piece the striker's line passes at touching distance, within the fit's
+        spread, before it reaches ``body`` (``tau`` s on): a touch along a tangent moves a
+        piece too little to see (at 3 m/s, 0.1 mm inside touching sends it about 15 mm,
+        0.001 mm inside about 0.15 mm), so that the frames show it still does not rule
+        it out. Its id, or None."""
+        ux, uy = math.cos(strike.angle), math.sin(strike.angle)
+        sx, sy = strike.start
+        rs = self.board.radius_of(self.striker)
+        reach = strike.speed * tau if tau > 0 else math.inf
+        for pid, tr in self.tracks.items():
+            if pid in (self.striker, body):
+                continue
+            px, py = tr.points[0][1] - sx, tr.points[0][2] - sy
+            along, across = px * ux + py * uy, abs(px * uy - py * ux)
+            touch = rs + self.board.radius_of(pid)
+            if 0 < along < reach + touch and abs(across - touch) <= (
+                    2.5 * strike.sigma * along + 0.5):
+                return pid
+        return None
 
     def _seen_hit(self, body: str, strike: Strike, tau: float) -> int:
         """Do the frames show the striker's line meeting ``body`` ``tau`` s after the
