@@ -192,16 +192,18 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
             workers: int = 1) -> list[Suggestion]:
     """The ``top`` best strokes for the player to shoot (see the module's docstring).
 
-    The easiest candidates are played once without noise until SCREEN × ``top`` have
-    met their target first; the 3 ×
-    ``top`` best so played are tried in rounds (successive halving): a tenth of
+    With ``top`` taken as three at least (asked for one shot, it still chooses among
+    as many): the easiest candidates are played once without noise until SCREEN ×
+    ``top`` have met their target first; the 3 × ``top`` best so played are tried in
+    rounds (successive halving): a tenth of
     ``tries`` each, then the better 1.5 × ``top`` up to three fifths, then the best
     ``top`` up to ``tries``. Every suggestion returned has had all its tries, and a
     candidate far behind after a few is not tried fifty times. Every try draws from its
     own seeded stream, so ``workers`` processes (candidates side by side) give the same
     answer as one."""
-    screened = screen(state, board, physics, rules, limit=SCREEN * top)
-    alive = list(range(min(len(screened), 3 * top)))
+    pool = max(top, 3)
+    screened = screen(state, board, physics, rules, limit=SCREEN * pool)
+    alive = list(range(min(len(screened), 3 * pool)))
     sums = {k: (0.0, 0.0, 0.0) for k in alive}
     done = 0
     for upto, keep in ((max(1, tries // 10), math.ceil(1.5 * top)),
