@@ -164,6 +164,10 @@ class ShotTracker:
                         continue
                     if d.weak and not self._left(tr):
                         continue  # a maybe-piece on the rim: only for one that left
+                    if tr.gone is not None and tr.gone.kind == "pocket" and (
+                            d.where != "surface"):
+                        continue  # one that ran on over a hole's mouth is still on the
+                        # surface; the rim is reached only over a cushion
                     px, py = tr.predict(t)
                     gate = reach or (STILL if tr.id in still else self._gate(tr, t))
                     dist = math.hypot(d.x - px, d.y - py)
@@ -276,13 +280,19 @@ class ShotTracker:
         have bounced: the place it touched from lies within the ellipse whose foci are
         the sightings and whose string is the way it could run meanwhile (the time
         between them at the fastest it was seen going round them)."""
-        if (tr.id == self.striker or tr.gone is not None or not tr.missing
-                or math.hypot(*tr.velocity()) >= MOVING):
+        if tr.id == self.striker or tr.gone is not None or not tr.missing:
             return False  # (the striker is set moving by the cue, unseen under it)
+        # at rest: its mean speed over its last tenth of a second seen (a piece going
+        # under a hand is measured off its middle as it is covered)
         seen, here = tr.points[-1][0], tr.pos
+        before = next((p for p in reversed(tr.points) if seen - p[0] >= 0.1), None)
+        speed = math.dist(before[1:], here) / (seen - before[0]) if before else math.hypot(
+            *tr.velocity())
+        if speed >= MOVING:
+            return False
         for other in self.tracks.values():
-            if other is tr:
-                continue
+            if other is tr or other.moved_at() is None:
+                continue  # (one never seen STARTED mm from its place has struck nothing)
             path = [p for p in other.points if p[0] >= seen]
             path = [p for p in other.points if p[0] < seen][-1:] + path
             if other.missing and other.gone is None:
@@ -291,7 +301,10 @@ class ShotTracker:
             speeds = [math.dist(a[1:], b[1:]) / max(b[0] - a[0], 1e-6)
                       for a, b in zip(path, path[1:], strict=False)]
             for k, (a, b) in enumerate(zip(path, path[1:], strict=False)):
-                run = (b[0] - a[0]) * max(speeds[max(k - 1, 0):k + 2])
+                fastest = max(speeds[max(k - 1, 0):k + 2])
+                if fastest < MOVING:
+                    continue  # a neighbour at rest (jitter) strikes nothing
+                run = (b[0] - a[0]) * fastest
                 if math.dist(a[1:], here) + math.dist(b[1:], here) <= run + 2 * touch:
                     return False
         return True
@@ -713,8 +726,6 @@ class ShotTracker:
             body, confidence = confirmed[0][1], max(confidence, 0.9)
         elif verdicts[body] <= 0:
             confidence *= 0.9
-        if self._tangent(strike, body, times.get(body, (0.0, 0.0))[1]):
-            confidence = min(confidence, UNSEEN_GRAZE)
         if confidence < 0.9 and self.oracle is not None:
             said = self.oracle.first_contact(self.state, self.shooter, circle, strike.start,
                                              math.degrees(strike.angle), strike.speed / 1000)
@@ -724,16 +735,18 @@ class ShotTracker:
                 body, confidence = said, 0.6
         if strike.hidden:  # unseen from its circle to where it was first seen moving
             confidence = min(confidence, HIDDEN)
+        if self._tangent(strike, body, times.get(body, (0.0, 0.0))[1]):
+            confidence = min(confidence, UNSEEN_GRAZE)  # (what it met is not in doubt)
         tau = times[body][1] if body in times else 0.0
         return Contact(round(tau, 4), self.striker, body, ambiguous=confidence < 0.6,
                        confidence=round(min(confidence, 1.0), 3))
 
     def _tangent(self, strike: Strike, body: str, tau: float) -> str | None:
-        """A piece the striker's line passes at touching distance, within the fit's
-        spread, before it reaches ``body`` (``tau`` s on): a touch along a tangent moves a
-        piece too little to see (at 3 m/s, 0.1 mm inside touching sends it about 15 mm,
-        0.001 mm inside about 0.15 mm), so that the frames show it still does not rule
-        it out. Its id, or None."""
+        """A piece the striker's line passes at touching distance, within one standard
+        deviation of the fit (and 0.2 mm), before it reaches ``body`` (``tau`` s on): a
+        touch along a tangent moves a piece too little to see (at 3 m/s, 0.1 mm inside
+        touching sends it about 15 mm, 0.001 mm inside about 0.15 mm), so that the
+        frames show it still does not rule it out. Its id, or None."""
         ux, uy = math.cos(strike.angle), math.sin(strike.angle)
         sx, sy = strike.start
         rs = self.board.radius_of(self.striker)
@@ -745,7 +758,7 @@ class ShotTracker:
             along, across = px * ux + py * uy, abs(px * uy - py * ux)
             touch = rs + self.board.radius_of(pid)
             if 0 < along < reach + touch and abs(across - touch) <= (
-                    2.5 * strike.sigma * along + 0.5):
+                    strike.sigma * along + 0.2):
                 return pid
         return None
 
