@@ -746,14 +746,17 @@ class ShotTracker:
         deviation of the fit (and 0.2 mm), before it reaches ``body`` (``tau`` s on): a
         touch along a tangent moves a piece too little to see (at 3 m/s, 0.1 mm inside
         touching sends it about 15 mm, 0.001 mm inside about 0.15 mm), so that the
-        frames show it still does not rule it out. Its id, or None."""
+        frames show it still does not rule it out. Only a piece whose touch first would
+        change a call is asked about: the shooter's own (7.1) or a protected one. Its
+        id, or None."""
         ux, uy = math.cos(strike.angle), math.sin(strike.angle)
         sx, sy = strike.start
         rs = self.board.radius_of(self.striker)
         reach = strike.speed * tau if tau > 0 else math.inf
         for pid, tr in self.tracks.items():
-            if pid in (self.striker, body):
-                continue
+            if pid in (self.striker, body) or not (
+                    colour_of(pid) == self.shooter or self._guarded(pid)):
+                continue  # touched first, only an own or a protected piece changes a call
             px, py = tr.points[0][1] - sx, tr.points[0][2] - sy
             along, across = px * ux + py * uy, abs(px * uy - py * ux)
             touch = rs + self.board.radius_of(pid)
@@ -761,6 +764,11 @@ class ShotTracker:
                     strike.sigma * along + 0.2):
                 return pid
         return None
+
+    def _guarded(self, piece: str) -> bool:
+        """A 小回 or 大回: struck directly, a call (6.4, 9.x)."""
+        on = self.state.pieces.get(piece)
+        return on is not None and on.guard is not None
 
     def _seen_hit(self, body: str, strike: Strike, tau: float) -> int:
         """Do the frames show the striker's line meeting ``body`` ``tau`` s after the
