@@ -82,11 +82,12 @@ def add_parser(sub, formatter) -> None:
     s.set_defaults(run=cmd_sim)
     g = sub.add_parser(
         "suggest", formatter_class=formatter, help="suggest the best shots from a table",
-        description="Rank shots at the opponent's pieces (each piece, each hole, each of the "
-                    "shooter's circles, straight and off one cushion, three speeds): each "
-                    "played in the simulator 50 times under a player's execution noise and "
-                    "judged by the rules; worth = pieces pocketed + half an extra shot - "
-                    "fouls - own pieces lost.",
+        description="Rank shots at the opponent's pieces (each piece, each hole, from each of "
+                    "the shooter's circles and with each 自由子, straight and off one cushion, "
+                    "three speeds): the easiest played once in the simulator, the most "
+                    "promising up to 50 times under a player's execution noise, judged by the "
+                    "rules; worth = pieces pocketed + half an extra shot - fouls - own pieces "
+                    "lost.",
         epilog="examples:\n  kangle suggest --state mid.json --shooter red\n"
                "  kangle suggest --state mid.json --player expert --top 5 --workers 4 --json")
     _table_options(g)

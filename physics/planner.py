@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 from physics.profile import PhysicsProfile
@@ -195,31 +196,29 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
     With ``top`` taken as three at least (asked for one shot, it still chooses among
     as many): the easiest candidates are played once without noise until SCREEN ×
     ``top`` have met their target first; the 3 × ``top`` best so played are tried in
-    rounds (successive halving): a tenth of
-    ``tries`` each, then the better 1.5 × ``top`` up to three fifths, then the best
-    ``top`` up to ``tries``. Every suggestion returned has had all its tries, and a
-    candidate far behind after a few is not tried fifty times. Every try draws from its
-    own seeded stream, so ``workers`` processes (candidates side by side) give the same
-    answer as one."""
-    pool = max(top, 3)
-    screened = screen(state, board, physics, rules, limit=SCREEN * pool)
-    alive = list(range(min(len(screened), 3 * pool)))
+    rounds (successive halving): a tenth of ``tries`` each, then the better 1.5 ×
+    ``top`` up to three fifths, then the best ``top`` up to ``tries``. Every suggestion
+    returned has had all its tries, and a candidate far behind after a few is not tried
+    fifty times. Every try draws from its own seeded stream, so ``workers`` processes
+    (candidates side by side, one pool for all the rounds) give the same answer as one."""
+    chosen_among = max(top, 3)
+    screened = screen(state, board, physics, rules, limit=SCREEN * chosen_among)
+    alive = list(range(min(len(screened), 3 * chosen_among)))
     sums = {k: (0.0, 0.0, 0.0) for k in alive}
     done = 0
-    for upto, keep in ((max(1, tries // 10), math.ceil(1.5 * top)),
-                       (max(1, tries * 3 // 5), top), (tries, top)):
-        jobs = [(state, screened[k][1], screened[k][2], board, physics, rules, player,
-                 range(done, upto), seed * 1_000_003 + k) for k in alive]
-        if workers > 1 and len(jobs) > 1:
-            with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-                outcomes = list(pool.map(_tried, *zip(*jobs, strict=True)))
-        else:
-            outcomes = [_tried(*job) for job in jobs]
-        for k, outcome in zip(alive, outcomes, strict=True):
-            sums[k] = tuple(a + b for a, b in zip(sums[k], outcome, strict=True))
-        done = upto
-        alive.sort(key=lambda k: (-sums[k][0], -sums[k][1], k))
-        alive = alive[:keep]
+    with ProcessPoolExecutor(max_workers=min(workers, len(alive))) \
+            if workers > 1 and len(alive) > 1 else nullcontext() as executor:
+        for upto, keep in ((max(1, tries // 10), math.ceil(1.5 * top)),
+                           (max(1, tries * 3 // 5), top), (tries, top)):
+            jobs = [(state, screened[k][1], screened[k][2], board, physics, rules, player,
+                     range(done, upto), seed * 1_000_003 + k) for k in alive]
+            outcomes = (list(executor.map(_tried, *zip(*jobs, strict=True)))
+                        if executor is not None and jobs else [_tried(*job) for job in jobs])
+            for k, outcome in zip(alive, outcomes, strict=True):
+                sums[k] = tuple(a + b for a, b in zip(sums[k], outcome, strict=True))
+            done = upto
+            alive.sort(key=lambda k: (-sums[k][0], -sums[k][1], k))
+            alive = alive[:keep]
     return [Suggestion(stroke, target, hole, side, *(v / tries for v in sums[k]))
             for k in alive for _, stroke, target, hole, side in [screened[k]]]
 

@@ -144,7 +144,7 @@ class ShotTracker:
         live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
-        still = {tr.id for tr in live if self._hidden_at_rest(tr, t)}
+        still: dict[str, bool] = {}  # _hidden_at_rest, asked once a frame, when needed
         used_d: set[int] = set()
         used_t: set[str] = set()
         # First the pieces near where they were (most stand still); then any jump a piece
@@ -169,7 +169,9 @@ class ShotTracker:
                         continue  # one that ran on over a hole's mouth is still on the
                         # surface; the rim is reached only over a cushion
                     px, py = tr.predict(t)
-                    gate = reach or (STILL if tr.id in still else self._gate(tr, t))
+                    if reach is None and tr.id not in still:
+                        still[tr.id] = self._hidden_at_rest(tr, t)
+                    gate = reach or (STILL if still[tr.id] else self._gate(tr, t))
                     dist = math.hypot(d.x - px, d.y - py)
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
                         dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
@@ -489,7 +491,7 @@ class ShotTracker:
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
-                elif self._leaping(tr) or math.hypot(*tr.velocity()) > LEAP:
+                elif math.hypot(*tr.velocity()) > LEAP:  # could reach a cushion and leap it
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
             rests = tr.pos  # where it came to rest, if on the table
