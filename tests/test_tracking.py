@@ -27,7 +27,7 @@ from rules.shot import ShotRecord
 from rules.state import initial_state
 from rules.timeline import Timeline
 from tests.kit import fitting_shots, gone, put, started
-from vision.detect import Detector
+from vision.detect import Detection, Detector
 from vision.player import CUE_LENGTH, Player
 from vision.render import Look, Renderer, random_camera
 from vision.stream import not_where_logged
@@ -197,6 +197,36 @@ def test_a_shot_played_with_the_cue_and_a_hand_over_a_piece_is_called_as_played(
     assert "R05" not in seen.final and "R05" not in {e.piece for e in seen.exits}
     for piece, (x, y) in record.final.items():
         assert np.hypot(*(np.array(seen.final[piece]) - (x, y))) < 3.0, piece
+
+
+def test_a_hidden_piece_is_not_sent_farther_than_what_came_near_it_could_send_it():
+    """Held-out 7519, in detections: R01 is under the bridge hand; its neighbour R02,
+    half covered, seems to shift 16 mm as the hand settles (so something "moved" by
+    R01); the striker runs up the west side at 3.5 m/s, its blurred image read as a
+    piece on every other frame. A piece can leave no faster than twice the speed of
+    what struck it: R02's shift cannot send R01 200 mm in two frames, so R01 stays where
+    it stood and the striker is followed all the way."""
+    r01, r02, start = (-248.0, -354.0), (-214.0, -354.0), BOARD.circle_centre("SW")
+    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
+                    "R01", r01), "R02", r02)
+    tracker = ShotTracker(state, "red", BOARD)
+    u = (math.cos(math.radians(95.0)), math.sin(math.radians(95.0)))
+    for k in range(-12, 40):
+        t = k / 60
+        run = 3500.0 * min(max(t, 0.0), 0.15)  # mm along the stroke; still after 0.15 s
+        blurred = 0 < t <= 0.15 and k % 2
+        found = [Detection("red", "piece" if blurred else "striker", start[0] + run * u[0],
+                           start[1] + run * u[1], "surface", 0.9)]
+        found.append(Detection("red", "piece", r02[0] - (16.0 if 0 <= t <= 0.15 else 0.0),
+                               r02[1], "surface", 0.9))
+        if k < -6:
+            found.append(Detection("red", "piece", *r01, "surface", 0.9))
+        tracker.update(t, found)
+    seen = tracker.record()
+    assert "R01" not in seen.final and not seen.exits and not seen.pockets
+    assert not [c for c in seen.contacts if "R01" in (c.a, c.b)]
+    end = (start[0] + 525.0 * u[0], start[1] + 525.0 * u[1])
+    assert math.dist(seen.final["RS"], end) < 3.0
 
 
 def test_cushion_before_the_piece_is_seen(venue):

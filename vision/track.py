@@ -47,6 +47,9 @@ LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fl
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
 LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
 STILL = 15.0  # mm: how far from its place a hidden piece nothing came near is looked for
+# a struck piece leaves at most this times the speed of what struck it (head on, struck
+# by a heavier piece: (1 + e) m1 / (m1 + m2) < 2)
+SENT_FASTER = 2.0
 SWAP = 0.8  # the most confidence in an event of a track that may have swapped identity
 LOST_STRIKER = 0.5  # s a resting striker may be out of sight before the referee is asked
 HIDDEN = 0.65  # the most in a first contact that may lie where the striker went unseen
@@ -144,7 +147,7 @@ class ShotTracker:
         live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
-        still: dict[str, bool] = {}  # _hidden_at_rest, asked once a frame, when needed
+        hidden: dict[str, float | None] = {}  # _hidden_reach, once a frame, when needed
         used_d: set[int] = set()
         used_t: set[str] = set()
         # First the pieces near where they were (most stand still); then any jump a piece
@@ -169,9 +172,9 @@ class ShotTracker:
                         continue  # one that ran on over a hole's mouth is still on the
                         # surface; the rim is reached only over a cushion
                     px, py = tr.predict(t)
-                    if reach is None and tr.id not in still:
-                        still[tr.id] = self._hidden_at_rest(tr, t)
-                    gate = reach or (STILL if still[tr.id] else self._gate(tr, t))
+                    if reach is None and tr.id not in hidden:
+                        hidden[tr.id] = self._hidden_reach(tr, t)
+                    gate = reach or min(self._gate(tr, t), hidden[tr.id] or math.inf)
                     dist = math.hypot(d.x - px, d.y - py)
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
                         dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
@@ -273,17 +276,21 @@ class ShotTracker:
             return 0.0
         return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
 
-    def _hidden_at_rest(self, tr: Track, t: float) -> bool:
-        """A piece at rest when last seen and out of sight since (under a hand, a cue, a
-        sleeve) that nothing moving has come near: it still stands where it stood, and
-        no detection far from there is it. A resting piece moves only when struck, so
-        each other track's path since then (and, while lost, where it was heading) is
-        checked for a pass within touching distance. Between two sightings a piece may
-        have bounced: the place it touched from lies within the ellipse whose foci are
-        the sightings and whose string is the way it could run meanwhile (the time
-        between them at the fastest it was seen going round them)."""
+    def _hidden_reach(self, tr: Track, t: float) -> float | None:
+        """How far (mm) from its place a piece at rest when last seen and out of sight
+        since (under a hand, a cue, a sleeve) may be found at time ``t``; None for a
+        track this does not apply to (the striker, one in sight, moving or gone). A
+        resting piece moves only when struck: each other track's path since then (and,
+        while lost, where it was heading) is checked for a pass within touching
+        distance. Nothing came near: it still stands where it stood (STILL). Something
+        did, at speed v, from time t0 on: the piece can have been sent no faster than
+        SENT_FASTER v, so no farther than that times t - t0 (a jittering half-covered
+        neighbour sends it nowhere far). Between two sightings a piece may have bounced: the place
+        it touched from lies within the ellipse whose foci are the sightings and whose
+        string is the way it could run meanwhile (the time between them at the fastest
+        it was seen going round them)."""
         if tr.id == self.striker or tr.gone is not None or not tr.missing:
-            return False  # (the striker is set moving by the cue, unseen under it)
+            return None  # (the striker is set moving by the cue, unseen under it)
         # at rest: its mean speed over its last tenth of a second seen (a piece going
         # under a hand is measured off its middle as it is covered)
         seen, here = tr.points[-1][0], tr.pos
@@ -291,7 +298,8 @@ class ShotTracker:
         speed = math.dist(before[1:], here) / (seen - before[0]) if before else math.hypot(
             *tr.velocity())
         if speed >= MOVING:
-            return False
+            return None
+        reach = STILL
         for other in self.tracks.values():
             if other is tr or other.moved_at() is None:
                 continue  # (one never seen STARTED mm from its place has struck nothing)
@@ -308,8 +316,8 @@ class ShotTracker:
                     continue  # a neighbour at rest (jitter) strikes nothing
                 run = (b[0] - a[0]) * fastest
                 if math.dist(a[1:], here) + math.dist(b[1:], here) <= run + 2 * touch:
-                    return False
-        return True
+                    reach = max(reach, STILL + SENT_FASTER * fastest * (t - a[0]))
+        return reach
 
     def _left(self, tr: Track) -> bool:
         """Whether a track may be a piece that left the playing surface: thought gone,
