@@ -44,12 +44,28 @@ _GUARD_NAME = {SMALL: "小回", BIG: "大回"}
 # Calls that turn on which piece the shot piece touched first, or before a cushion.
 _CONTACT_ORDER_RULES = ("7.1", "5.5", "6.4")
 SURE = 0.9  # an event its source is less sure of than this: calls on it ask to confirm
+# mm: how far outside touching a piece the shot piece's path, as its source saw it, may
+# pass and still have touched it unseen (a camera's path and a piece's place are each
+# within about 2 mm; a touch along a tangent moves a piece too little to see)
+GRAZE_MM = 4.0
 
 
 def doubtful(*events: Contact | Pocketed | Exit) -> bool:
     """Is any of these events one the record's source was not sure of (a camera's
     contact, pocket or exit below SURE confidence, or a contact it could not order)?"""
     return any(getattr(e, "ambiguous", False) or e.confidence < SURE for e in events)
+
+
+def _distance_to_path(point: tuple[float, float], path: list[tuple[float, float]]) -> float:
+    """The least distance (mm) from a point to a polyline of two or more points."""
+    px, py = point
+    best = float("inf")
+    for (ax, ay), (bx, by) in zip(path, path[1:], strict=False):
+        dx, dy = bx - ax, by - ay
+        run = dx * dx + dy * dy
+        u = 0.0 if run == 0 else min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / run))
+        best = min(best, ((ax + u * dx - px) ** 2 + (ay + u * dy - py) ** 2) ** 0.5)
+    return best
 
 
 def judge(
@@ -190,6 +206,31 @@ class _Judgement:
             if is_cushion(c.other(self.sp)):
                 break
         return out
+
+    def _by_the_path(self) -> list[str]:
+        """The pieces whose touch before the first cushion would change a call (the
+        shooter's own: 7.1; a protected one: 5.5/6.4) that the shot piece's path up to
+        its first cushion, as the record has it, passes within GRAZE_MM of touching: the
+        ones it may have touched unseen. Without the path (a record with no trajectory of
+        the shot piece) only a straight run from the start to the first piece it met can
+        be known; with a cushion first and no path, every such piece."""
+        until = self._until_cushion()
+        end = until[-1].t if until else float("inf")
+        samples = (self.shot.trajectory or {}).get(self.sp)
+        path = [self.shot.start]
+        if samples:
+            later = [s for s in samples if s[0] > end][:1]
+            path += [(x, y) for t, x, y in samples if t <= end] + [(x, y) for _, x, y in later]
+        elif until and not is_cushion(until[0].other(self.sp)):
+            path.append(self.state.pos(until[0].other(self.sp)))
+        pieces = [p for p, on in sorted(self.state.pieces.items())
+                  if on.status == ON_TABLE and p != self.sp and (
+                      colour_of(p) == self.me or on.guard)]
+        if len(path) == 1:
+            return pieces
+        reach = self.board.radius_of(self.sp) + GRAZE_MM
+        return [p for p in pieces if _distance_to_path(self.state.pos(p), path) <= (
+            reach + self.board.radius_of(p))]
 
     def _direct_hits(self) -> list[tuple[Contact, str]]:
         """Pieces the shot piece touched before its first cushion, in time order."""
@@ -486,16 +527,18 @@ class _Judgement:
         if self.unsure:
             self.calls = [replace(c, confirm=True) if c.rule in _CONTACT_ORDER_RULES else c
                           for c in self.calls]
-            if not any(c.rule in _CONTACT_ORDER_RULES for c in self.calls):
+            near = self._by_the_path()
+            if near and not any(c.rule in _CONTACT_ORDER_RULES for c in self.calls):
                 # no call turns on it as seen, but as it really was one might (an own
-                # piece grazed first is a 廢子): the referee is asked to look
+                # or a protected piece by the path touched first): the referee is asked
                 seen = [c.other(self.sp) for c in self._until_cushion()][:1]
                 said = "nothing" if not seen else (
                     f"the {seen[0].split(':')[1]} cushion" if is_cushion(seen[0]) else seen[0])
                 self.calls.append(Call(
                     "7.1", CHECK, f"the {self.striker_name}'s first contact was not seen "
-                    f"surely ({said}, as seen): check it touched none of {self.me}'s own "
-                    "pieces first", tuple(p for p in seen if not is_cushion(p)), confirm=True))
+                    f"surely ({said}, as seen): check it did not touch {' or '.join(near)} "
+                    "first", tuple(p for p in seen if not is_cushion(p)) + tuple(near),
+                    confirm=True))
         return Ruling(entry="shot", player=self.me, shot=shot_no, calls=tuple(self.calls),
                       actions=tuple(self.actions), next_turn=state.turn, owed=dict(state.owed),
                       result=state.result)

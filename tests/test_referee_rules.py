@@ -11,7 +11,7 @@ import pytest
 from rules.errors import KangleError
 from rules.rule_profile import RuleProfile
 from rules.state import BIG, ON_TABLE, POCKETED, SMALL
-from tests.kit import BOARD, gone, put, run, shot, started
+from tests.kit import BOARD, alone, gone, put, run, shot, started
 
 
 def fouls(ruling):
@@ -425,6 +425,35 @@ def test_doubt_about_contacts_after_the_first_cushion_does_not_question_a_direct
     unsure_cushion = shot(contacts=[(0.1, "RS", "R04"), (0.2, "RS", "cushion:S", True)])
     dead = [c for c in run(started("red"), unsure_cushion)[1].calls if c.rule == "7.1"]
     assert dead and dead[0].confirm
+
+
+def test_an_unsure_first_contact_is_put_to_the_referee_only_with_an_own_piece_by_the_path():
+    # red's striker runs straight from the SW circle to B05 (seen, at 0.8): a touch first
+    # would change a call only for a red or a protected piece it passed within GRAZE_MM
+    # (4 mm) of touching. R04 far off the line: nothing to ask; R04 3 mm clear: asked
+    sx, sy = BOARD.circle_centre("SW")
+    target = (sx, sy + 400.0)
+    touch = BOARD.striker_radius + BOARD.piece_radius
+    record = shot(contacts=[(0.1, "RS", "B05", False, 0.8)])
+
+    def asked(r04_x):
+        state = alone(("B05", target), ("R04", (sx + r04_x, sy + 200.0)))
+        return [c for c in run(state, record)[1].calls if c.kind == "check"]
+    assert asked(touch + 60.0) == []
+    near = asked(touch + 3.0)
+    assert len(near) == 1 and near[0].confirm and "R04" in near[0].pieces
+    assert asked(-(touch + 3.0))  # either side of the line
+    # a black piece as close is no one's 廢子: nothing to ask; a protected one is asked
+    state = alone(("B05", target), ("B06", (sx + touch + 3.0, sy + 200.0)))
+    assert not [c for c in run(state, record)[1].calls if c.kind == "check"]
+    guarded = state.with_pieces(B06=replace(state.pieces["B06"], guard=SMALL))
+    assert [c for c in run(guarded, record)[1].calls if c.kind == "check"]
+    # the path as recorded counts, not a straight line: a striker seen swerving past R04
+    bent = replace(record, trajectory={"RS": ((0.0, sx, sy), (0.05, sx + 120.0, sy + 200.0),
+                                              (0.1, target[0], target[1] - touch))})
+    state = alone(("B05", target), ("R04", (sx + 120.0 + touch + 2.0, sy + 200.0)))
+    assert [c for c in run(state, bent)[1].calls if c.kind == "check"]
+    assert not [c for c in run(state, record)[1].calls if c.kind == "check"]
 
 
 def test_calls_resting_on_an_unsure_pocket_or_exit_ask_the_referee_to_confirm():
