@@ -5,21 +5,25 @@ from __future__ import annotations
 import argparse
 import math
 from dataclasses import replace
+from pathlib import Path
 
 from kangle.present import need_display, ruling_lines
-from kangle.simcmd import load_state
+from kangle.simcmd import load_state, suggestion_boards
+from physics.planner import PLAYERS, suggest
 from physics.profile import load_physics
 from physics.simulate import Stroke, simulate
-from physics.viewer import export, run_window
+from physics.viewer import Aim, Shown, export
+from physics.window import run_window
 from rules.board import load_board
 from rules.errors import KangleError
 from rules.game import lag, replay
 from rules.gamelog import GameLog
-from rules.jsonfile import read_json
+from rules.jsonfile import read_json, write_json
+from rules.pieces import is_striker
 from rules.referee import judge
 from rules.rule_profile import load_rules
 from rules.shot import ShotRecord
-from rules.state import POCKETED, Piece, initial_state
+from rules.state import ON_TABLE, POCKETED, Piece, TableState, initial_state
 from rules.timeline import Timeline
 from vision.strike import fit_strike
 
@@ -55,12 +59,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     need_display("write the replay to a file with --export shot.gif (or .png)")
 
     def restrike(angle: float, speed: float):
-        new = simulate(state, Stroke(record.shooter, record.circle, angle, speed), board,
-                       physics)
-        return Timeline.of(new, board=board), calls_for(new)
+        new = simulate(state, stroke_from(record, board, angle, speed), board, physics)
+        aim = Aim(record.start, angle, speed)
+        return Shown(Timeline.of(new, board=board), "new stroke", aim), calls_for(new)
 
-    run_window(shown, lines, board, restrike)
+    def suggest_at(t: float):
+        at = state_at(state, record, timeline, t, board, rules)
+        found = suggest(at, board, physics, rules, PLAYERS[args.player])
+        return suggestion_boards(at, found, board, physics)
+
+    run_window(shown, lines, board, restrike, suggest_at, save_stroke)
     return 0
+
+
+def stroke_from(record: ShotRecord, board, angle: float, speed: float) -> Stroke:
+    """A stroke of ``angle`` (degrees) and ``speed`` (m/s) played as the record's shot
+    was: the same shot piece from where it stood (a striker off its circle's centre)."""
+    cx, cy = board.circle_centre(record.circle)
+    piece = None if is_striker(record.shot_piece) else record.shot_piece
+    return Stroke(record.shooter, record.circle, angle, min(max(speed, 0.05), 15.0),
+                  (record.start[0] - cx, record.start[1] - cy), piece)
 
 
 def rerun_stroke(record: ShotRecord, state, board, physics) -> ShotRecord | None:
@@ -70,14 +88,35 @@ def rerun_stroke(record: ShotRecord, state, board, physics) -> ShotRecord | None
     strike = fit_strike([(-1.0, *record.start), *samples]) if samples else None
     if strike is None or len(samples) < 2:
         return None
-    speed, angle = strike.speed / 1000, math.degrees(strike.angle)
-    cx, cy = board.circle_centre(record.circle)
-    stroke = Stroke(record.shooter, record.circle, angle, min(max(speed, 0.05), 15.0),
-                    (record.start[0] - cx, record.start[1] - cy))
+    stroke = stroke_from(record, board, math.degrees(strike.angle), strike.speed / 1000)
     try:
         return simulate(state, stroke, board, physics)
     except KangleError:
         return None
+
+
+def state_at(state: TableState, record: ShotRecord, timeline: Timeline, t: float, board,
+             rules) -> TableState:
+    """The table at time ``t`` (s) of a shot, for suggestions: at its end, the table the
+    referee leaves (pieces taken off or put back, the next shooter); before, every piece
+    where it is at that moment as if stopped there, the same player to shoot again (one
+    out of sight or off the playing surface by then is out of play)."""
+    if t >= timeline.duration:
+        return judge(state, record, board, rules)[0]
+    seen = {p: pos for p, pos in timeline.positions(t).items()
+            if board.region(*pos) == "surface"}
+    pieces = {pid: (replace(p, pos=seen[pid]) if pid in seen else Piece(pid, POCKETED))
+              for pid, p in state.pieces.items() if p.status == ON_TABLE}
+    return replace(state.with_pieces(**pieces), turn=record.shooter)
+
+
+def save_stroke(record: ShotRecord) -> str:
+    """Write a stroke tried in the viewer to the first free stroke-N.json here."""
+    n = 1
+    while Path(f"stroke-{n}.json").exists():
+        n += 1
+    write_json(f"stroke-{n}.json", record.to_json())
+    return f"saved as stroke-{n}.json (kangle replay stroke-{n}.json --state STATE)"
 
 
 def _state_from_table(record: ShotRecord, board):
@@ -146,5 +185,8 @@ def add_parser(sub, formatter) -> None:
     r.add_argument("--export", help="write OUT.png or OUT.gif instead of opening a window")
     r.add_argument("--board", default="goma", help="board profile (default: %(default)s)")
     r.add_argument("--physics", default="standard", help="physics profile for new strokes")
+    r.add_argument("--player", choices=tuple(PLAYERS), default="club",
+                   help="whose execution the viewer's suggestions (key g) allow for "
+                        "(default: %(default)s)")
     r.add_argument("--profile", default="standard", help="rule profile (default: %(default)s)")
     r.set_defaults(run=cmd_replay)

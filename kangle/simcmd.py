@@ -6,7 +6,7 @@ import argparse
 import json
 from dataclasses import replace
 
-from kangle.present import ruling_lines, table_line
+from kangle.present import need_display, ruling_lines, table_line
 from physics.profile import load_physics
 from physics.simulate import Stroke, simulate
 from rules.board import load_board
@@ -98,6 +98,12 @@ def add_parser(sub, formatter) -> None:
                    help="processes trying candidates side by side (default: 1; the answer "
                         "is the same with any number)")
     g.add_argument("--json", action="store_true", help="the suggestions as JSON")
+    g.add_argument("--show", action="store_true",
+                   help="open the suggestions in the replay viewer (keys 1-N pick one: its "
+                        "aim and what the simulator does with it)")
+    g.add_argument("--export", metavar="FILE",
+                   help="draw the suggestions side by side, aim and outcome, to a .png (the "
+                        "end) or .gif (the shots at 1x)")
     _profile_options(g)
     g.set_defaults(run=cmd_suggest)
 
@@ -125,10 +131,13 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         raise KangleError("--top is 1 to 20")
     if not 1 <= args.workers <= 64:
         raise KangleError("--workers is 1 to 64 (processes; one per core at most helps)")
+    if args.show:
+        need_display("draw the suggestions to a file with --export top.png (or .gif)")
     board = load_board(args.board, playable=True)
+    physics = load_physics(args.physics)
     state = load_state(args.state, board, args.shooter)
-    found = suggest(state, board, load_physics(args.physics), load_rules(args.profile),
-                    PLAYERS[args.player], top=args.top, workers=args.workers)
+    found = suggest(state, board, physics, load_rules(args.profile), PLAYERS[args.player],
+                    top=args.top, workers=args.workers)
     if args.json:
         print(json.dumps({"shooter": state.turn, "player": args.player, "suggestions": [
             {"circle": s.stroke.circle, "piece": s.stroke.piece or STRIKERS[state.turn],
@@ -145,14 +154,52 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     print(f"{state.turn} to shoot, as a {args.player} player (angle ±"
           f"{PLAYERS[args.player].angle_sd:g}°, speed ±"
           f"{PLAYERS[args.player].speed_sd:.0%}); best first:")
+    given = f" --state {args.state}" if args.state else ""
     for k, s in enumerate(found, 1):
         st = s.stroke
-        given = f" --state {args.state}" if args.state else ""
-        bank = f" off the {s.cushion} cushion" if s.cushion else ""
-        free = f"the 自由子 {st.piece} in" if st.piece else "from"
-        print(f"{k}. {free} {st.circle} at {st.angle:.1f}° and {st.speed:g} m/s{bank}: "
-              f"{s.target} into {s.hole} — pockets it {s.pocketed:.0%} of tries, fouls "
-              f"{s.fouled:.0%}, worth {s.worth:+.2f}\n   try it: kangle sim{given} --shooter "
+        print(f"{k}. {suggestion_line(s)}\n   try it: kangle sim{given} --shooter "
               f"{state.turn} --circle {st.circle}{f' --piece {st.piece}' if st.piece else ''} "
               f"--angle {st.angle:.1f} --speed {st.speed:g}")
+    if args.export or args.show:
+        from physics.viewer import export
+        from physics.window import run_window
+
+        choices = suggestion_boards(state, found, board, physics)
+        if args.export:
+            export([b for b, _ in choices[:3]], [line for _, lines in choices[:1]
+                                                 for line in lines], args.export, board)
+            print(f"wrote {args.export}")
+        if args.show:
+            run_window(None, [], board, choices=choices)
     return 0
+
+
+def suggestion_line(s) -> str:
+    """One suggestion (physics.planner.Suggestion) in words."""
+    st = s.stroke
+    bank = f" off the {s.cushion} cushion" if s.cushion else ""
+    free = f"the 自由子 {st.piece} in" if st.piece else "from"
+    return (f"{free} {st.circle} at {st.angle:.1f}° and {st.speed:g} m/s{bank}: {s.target} "
+            f"into {s.hole} — pockets it {s.pocketed:.0%} of tries, fouls {s.fouled:.0%}, "
+            f"worth {s.worth:+.2f}")
+
+
+def suggestion_boards(state: TableState, found: list, board, physics) -> list:
+    """Each suggestion as the viewer shows it: (Shown, lines): the stroke played once
+    without noise, its aim from where the shot piece stands, and the list of all the
+    suggestions with this one marked."""
+    from physics.simulate import placement
+    from physics.viewer import Aim, Shown
+    from rules.timeline import Timeline
+
+    out = []
+    for k, s in enumerate(found):
+        st = s.stroke
+        record = simulate(state, st, board, physics)
+        aim = Aim(placement(state, st, board)[1], st.angle, st.speed)
+        lines = [f"{state.turn} to shoot; suggestion {k + 1} of {len(found)}, played once "
+                 "without a player's noise:", ""] + [
+            f"{'>' if j == k else ' '} {j + 1}. {suggestion_line(x)}" for j, x in enumerate(found)]
+        out.append((Shown(Timeline.of(record, board=board), f"{k + 1}. {s.target} into "
+                          f"{s.hole}", aim), lines))
+    return out

@@ -193,11 +193,12 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
             workers: int = 1) -> list[Suggestion]:
     """The ``top`` best strokes for the player to shoot (see the module's docstring).
 
-    With ``top`` taken as three at least (asked for one shot, it still chooses among
-    as many): the easiest candidates are played once without noise until SCREEN ×
-    ``top`` have met their target first; the 3 × ``top`` best so played are tried in
-    rounds (successive halving): a tenth of ``tries`` each, then the better 1.5 ×
-    ``top`` up to three fifths, then the best ``top`` up to ``tries``. Every suggestion
+    With ``top`` taken as three at least (asked for one or two shots, it still chooses
+    among as many, so that they are the first of the three it would list): the easiest
+    candidates are played once without noise until SCREEN × ``top`` have met their
+    target first; the 3 × ``top`` best so played are tried in rounds (successive
+    halving): a tenth of ``tries`` each, then the better 1.5 × ``top`` up to three
+    fifths, then the best ``top`` up to ``tries``. Every suggestion
     returned has had all its tries, and a candidate far behind after a few is not tried
     fifty times. Every try draws from its own seeded stream, so ``workers`` processes
     (candidates side by side, one pool for all the rounds) give the same answer as one."""
@@ -208,8 +209,8 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
     done = 0
     with ProcessPoolExecutor(max_workers=min(workers, len(alive))) \
             if workers > 1 and len(alive) > 1 else nullcontext() as executor:
-        for upto, keep in ((max(1, tries // 10), math.ceil(1.5 * top)),
-                           (max(1, tries * 3 // 5), top), (tries, top)):
+        for upto, keep in ((max(1, tries // 10), math.ceil(1.5 * chosen_among)),
+                           (max(1, tries * 3 // 5), chosen_among), (tries, chosen_among)):
             jobs = [(state, screened[k][1], screened[k][2], board, physics, rules, player,
                      range(done, upto), seed * 1_000_003 + k) for k in alive]
             outcomes = (list(executor.map(_tried, *zip(*jobs, strict=True)))
@@ -220,7 +221,7 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
             alive.sort(key=lambda k: (-sums[k][0], -sums[k][1], k))
             alive = alive[:keep]
     return [Suggestion(stroke, target, hole, side, *(v / tries for v in sums[k]))
-            for k in alive for _, stroke, target, hole, side in [screened[k]]]
+            for k in alive[:top] for _, stroke, target, hole, side in [screened[k]]]
 
 
 def noisy(stroke: Stroke, player: Player, rng: random.Random) -> Stroke:

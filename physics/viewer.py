@@ -1,16 +1,16 @@
-"""The replay viewer: the board to scale, the pieces, their trails and the calls.
+"""The replay viewer's drawing: the board to scale, the pieces, their trails, a stroke's
+aim and the calls.
 
 Drawing works on any pygame Surface, so `--export` makes PNG and GIF files with no
-display at all; `run_window` is the interactive viewer (pause, step, scrub, speed
-0.1×–2×, aim a new stroke with the mouse). Screen y grows downwards; board y grows
-towards black, so black's side is drawn at the top.
+display at all; physics/window.py is the interactive viewer. Screen y grows downwards;
+board y grows towards black, so black's side is drawn at the top.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rules.timeline import Timeline
@@ -24,6 +24,45 @@ from rules.pieces import colour_of, is_striker
 WOOD, FRAME, LINE = (222, 190, 140), (110, 64, 32), (120, 80, 40)
 RED, BLACK, IVORY = (200, 30, 30), (25, 25, 25), (245, 240, 225)
 PANEL_W = 380
+AIM_MM = 40.0  # mm of aim arrow per m/s of stroke speed (and of mouse drag when aiming)
+AIM = (200, 40, 160)  # magenta: apart from the wood, the pieces and the trails
+
+
+@dataclass(frozen=True)
+class Aim:
+    """A stroke drawn as an arrow: from ``start`` (board mm, where the shot piece stood)
+    towards ``angle`` (degrees: 0 = +x, 90 = towards black), AIM_MM long per m/s of
+    ``speed``."""
+
+    start: tuple[float, float]
+    angle: float
+    speed: float
+
+    def tip(self) -> tuple[float, float]:
+        a, length = math.radians(self.angle), AIM_MM * self.speed
+        return self.start[0] + length * math.cos(a), self.start[1] + length * math.sin(a)
+
+    def label(self) -> str:
+        return f"{self.angle:.1f}°  {self.speed:.2f} m/s"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One board of the viewer: a shot's timeline, a title above it and the stroke's aim
+    (for a suggested or a newly aimed stroke)."""
+
+    timeline: Timeline
+    title: str = ""
+    aim: Aim | None = None
+
+
+def boards_of(shown: Timeline | Shown | list) -> list[Shown]:
+    """Timelines or Shown boards as a list of Shown; two or more plain timelines (a
+    tracked shot and the simulator's re-run of it) are titled by their records' source."""
+    items = shown if isinstance(shown, list) else [shown]
+    titled = len(items) > 1
+    return [b if isinstance(b, Shown) else Shown(b, b.record.source if titled else "")
+            for b in items]
 
 class Painter:
     """Draws one frame: board millimetres → pixels on a square of ``size`` px."""
@@ -47,25 +86,38 @@ class Painter:
     def mm(self, u: int, v: int) -> tuple[float, float]:
         return (u / self.scale - self.outer, self.outer - v / self.scale)
 
-    def frame(self, timelines: Timeline | list[Timeline], t: float, lines: list[str]):
-        """One frame; several timelines (a tracked shot and the simulator's re-run of
-        it) are drawn side by side, each on its own board."""
-        shown = timelines if isinstance(timelines, list) else [timelines]
+    def frame(self, shown: Timeline | Shown | list, t: float, lines: list[str]):
+        """One frame; several boards (a tracked shot and the simulator's re-run of it,
+        a shot and a new stroke tried from the same table) are drawn side by side."""
+        shown = boards_of(shown)
         boards = len(shown) * self.size
         surface = self.pg.Surface((self.width - self.size + boards, self.size))
         surface.fill((40, 44, 52))
-        for k, timeline in enumerate(shown):
+        for k, item in enumerate(shown):
             board = self.pg.Surface((self.size, self.size))
             self.draw_board(board)
-            self.draw_trails(board, timeline, t)
-            self.draw_pieces(board, timeline.positions(t))
-            if len(shown) > 1:
-                board.blit(self.font.render(timeline.record.source, True, IVORY), (8, 6))
+            self.draw_trails(board, item.timeline, t)
+            self.draw_pieces(board, item.timeline.positions(t))
+            if item.aim is not None:
+                self.draw_aim(board, item.aim)
+            if item.title:
+                board.blit(self.font.render(item.title, True, IVORY), (8, 6))
             surface.blit(board, (k * self.size, 0))
         if self.width > self.size:
-            longest = max(tl.duration for tl in shown)
+            longest = max(b.timeline.duration for b in shown)
             self.draw_panel(surface, [f"t = {t:5.2f} s of {longest:.2f} s", *lines], boards)
         return surface
+
+    def draw_aim(self, s, aim: Aim) -> None:
+        """The stroke's arrow from the shot piece's place, with its angle and speed."""
+        start, tip = self.px(*aim.start), self.px(*aim.tip())
+        self.pg.draw.line(s, AIM, start, tip, 2)
+        a = math.radians(aim.angle)
+        for turn in (2.6, -2.6):  # the arrow's head, drawn in screen pixels (y down)
+            self.pg.draw.line(s, AIM, tip, (round(tip[0] + 10 * math.cos(a + turn)),
+                                            round(tip[1] - 10 * math.sin(a + turn))), 2)
+        label = self.small.render(aim.label(), True, AIM)
+        s.blit(label, (tip[0] + 6, tip[1] - 14))
 
     def draw_board(self, s) -> None:
         b, pg = self.board, self.pg
@@ -109,7 +161,7 @@ class Painter:
                 y += 19
 
 
-def export(timeline: Timeline | list[Timeline], lines: list[str], path: str | Path,
+def export(shown: Timeline | Shown | list, lines: list[str], path: str | Path,
            board: Board, fps: int = 20, size: int = 480) -> None:
     """Write the final frame (``.png``) or the whole shot at 1× speed (``.gif``)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -118,17 +170,17 @@ def export(timeline: Timeline | list[Timeline], lines: list[str], path: str | Pa
 
     path = Path(path)
     painter = Painter(board, size)
-    duration = max(tl.duration for tl in (timeline if isinstance(timeline, list) else
-                                          [timeline]))
+    boards = boards_of(shown)
+    duration = max(b.timeline.duration for b in boards)
     if path.suffix.lower() == ".png":
-        pygame.image.save(painter.frame(timeline, duration, lines), str(path))
+        pygame.image.save(painter.frame(boards, duration, lines), str(path))
         return
     if path.suffix.lower() != ".gif":
         raise KangleError(f"cannot export {path.name}: use a .png or .gif file name")
     frames = []
     count = max(1, math.ceil(duration * fps))
     for k in range(count + 1):
-        surface = painter.frame(timeline, min(k / fps, duration), lines)
+        surface = painter.frame(boards, min(k / fps, duration), lines)
         raw = pygame.image.tobytes(surface, "RGB")
         frames.append(Image.frombytes("RGB", surface.get_size(), raw).quantize(64))
     frames += [frames[-1]] * fps  # hold the end for a second
@@ -137,81 +189,3 @@ def export(timeline: Timeline | list[Timeline], lines: list[str], path: str | Pa
                        loop=0, optimize=True)
     except OSError as exc:
         raise KangleError(f"cannot write {path}: {exc}") from None
-
-
-Restrike = Callable[[float, float], tuple[Timeline, list[str]]]
-
-
-def run_window(timeline: Timeline | list[Timeline], lines: list[str], board: Board,
-               restrike: Restrike | None = None) -> None:
-    """The interactive viewer. Keys: space pause, ←/→ step, +/- speed, r restart,
-    Esc quit; drag on the timeline to scrub; drag from the striker to aim a new stroke
-    (direction of the drag, speed by its length) when ``restrike`` is given."""
-    import pygame
-
-    pygame.init()
-    shown = timeline if isinstance(timeline, list) else [timeline]
-    painter = Painter(board, 720 if len(shown) == 1 else 560)
-    screen = pygame.display.set_mode((painter.width - painter.size * (1 - len(shown)),
-                                      painter.size + 30))
-    pygame.display.set_caption("kangle replay")
-    clock = pygame.time.Clock()
-    t, speed, playing, aiming = 0.0, 1.0, True, None
-    speeds = (0.1, 0.25, 0.5, 1.0, 1.5, 2.0)
-    help_lines = ["space pause  <- -> step  + - speed  r restart",
-                  "drag the bar to scrub; drag from the striker to aim"]
-    while True:
-        dt = clock.tick(60) / 1000
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and
-                                             event.key == pygame.K_ESCAPE):
-                pygame.quit()
-                return
-            if event.type == pygame.KEYDOWN:
-                if event.key == pygame.K_SPACE:
-                    playing = not playing
-                elif event.key in (pygame.K_RIGHT, pygame.K_LEFT):
-                    playing = False
-                    t += (1 / 60) * (1 if event.key == pygame.K_RIGHT else -1)
-                elif event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-                    speed = speeds[min(speeds.index(speed) + 1, len(speeds) - 1)]
-                elif event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
-                    speed = speeds[max(speeds.index(speed) - 1, 0)]
-                elif event.key == pygame.K_r:
-                    t, playing = 0.0, True
-            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                u, v = event.pos
-                if v > painter.size:
-                    playing = False
-                elif restrike:
-                    aiming = event.pos
-            if event.type == pygame.MOUSEBUTTONUP and aiming and restrike:
-                dx = event.pos[0] - aiming[0]
-                dy = aiming[1] - event.pos[1]
-                length_mm = math.hypot(dx, dy) / painter.scale
-                if length_mm > 5:
-                    angle = math.degrees(math.atan2(dy, dx))
-                    try:
-                        again, lines = restrike(angle, min(10.0, length_mm / 40))
-                        shown = shown[:-1] + [again]
-                        t, playing = 0.0, True
-                    except KangleError as exc:
-                        lines = [f"cannot play that: {exc}"]
-                aiming = None
-        duration = max(tl.duration for tl in shown)
-        if pygame.mouse.get_pressed()[0] and not aiming:
-            u, v = pygame.mouse.get_pos()
-            if v > painter.size:
-                t = duration * min(max(u / painter.size, 0), 1)
-        if playing:
-            t += dt * speed
-        t = min(max(t, 0.0), duration)
-        screen.fill((20, 20, 20))
-        screen.blit(painter.frame(shown, t, [f"speed {speed}x", *help_lines, "", *lines]),
-                    (0, 0))
-        bar = round(painter.size * (t / duration if duration else 1))
-        pygame.draw.rect(screen, (80, 80, 80), (0, painter.size + 10, painter.size, 10))
-        pygame.draw.rect(screen, (200, 170, 90), (0, painter.size + 10, bar, 10))
-        if aiming:
-            pygame.draw.line(screen, (255, 255, 0), aiming, pygame.mouse.get_pos(), 2)
-        pygame.display.flip()

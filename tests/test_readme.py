@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NEEDS = {
     "--camera 0": "a webcam",
     "kangle replay break.json  ": "a window",
+    "--show": "a window",
     "kangle game play": "a person at the prompt",
     "kangle serve": "a server left running",
     "postgresql": "a PostgreSQL server",

@@ -1,5 +1,7 @@
-"""The replay timeline and the headless export of the viewer."""
+"""The replay timeline, the headless export of the viewer and the viewer driven with
+queued events."""
 
+import json
 import os
 
 import pytest
@@ -49,13 +51,26 @@ def test_export_png_and_gif_without_a_display(tmp_path, record, capsys):
     assert "use a .png or .gif" in capsys.readouterr().err
 
 
-def test_the_interactive_viewer_handles_keys_mouse_aim_and_quit(record):
-    """Drive the window on SDL's dummy driver with queued events: pause, step, speed,
-    scrub, aim a new stroke by dragging from the striker, then quit."""
+def _key(k):
     import pygame
 
-    from physics.viewer import run_window
-    from rules.board import load_board
+    return pygame.event.Event(pygame.KEYDOWN, key=k)
+
+
+def _drag(start, end):
+    import pygame
+
+    return (pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
+
+
+def test_the_interactive_viewer_handles_keys_mouse_aim_and_quit(record):
+    """Drive the window on SDL's dummy driver with queued events: pause, step, speed,
+    restart, aim a new stroke by dragging, then quit."""
+    import pygame
+
+    from physics.viewer import Shown
+    from physics.window import run_window
 
     pygame.init()
     pygame.display.set_mode((10, 10))
@@ -63,19 +78,132 @@ def test_the_interactive_viewer_handles_keys_mouse_aim_and_quit(record):
 
     def restrike(angle, speed):
         strikes.append((angle, speed))
-        return Timeline.of(record), ["new stroke"]
+        return Shown(Timeline.of(record), "new stroke"), ["new stroke"]
 
-    key = lambda k: pygame.event.Event(pygame.KEYDOWN, key=k)  # noqa: E731
-    for event in (key(pygame.K_SPACE), key(pygame.K_RIGHT), key(pygame.K_PLUS),
-                  key(pygame.K_MINUS), key(pygame.K_r),
-                  pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(100, 600)),
-                  pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(200, 500)),
+    for event in (_key(pygame.K_SPACE), _key(pygame.K_RIGHT), _key(pygame.K_PLUS),
+                  _key(pygame.K_MINUS), _key(pygame.K_r), *_drag((100, 500), (200, 400)),
                   pygame.event.Event(pygame.QUIT)):
         pygame.event.post(event)
-    run_window(Timeline.of(record), ["calls"], load_board(), restrike)
+    run_window(Timeline.of(record), ["calls"], BOARD, restrike)
     assert len(strikes) == 1
     angle, speed = strikes[0]
     assert angle == pytest.approx(45.0) and 0 < speed <= 10
+
+
+def test_a_new_stroke_starts_where_the_shot_did_and_is_shown_beside_it(tmp_path, monkeypatch):
+    """A coach drags a new stroke over a shot played from off the circle's centre: it is
+    played from that same spot, drawn beside the shot (both kept), its angle and speed
+    as dragged (the mouse's way up the screen is towards black); w saves its record."""
+    import pygame
+
+    from kangle.replaycmd import save_stroke, stroke_from
+    from physics.viewer import AIM_MM, Aim, Shown
+    from physics.window import Viewer
+
+    pygame.init()
+    offset = simulate(started("red"), Stroke("red", "SW", 80.0, 4.0, (12.0, -9.0)), BOARD,
+                      PhysicsProfile())
+    cx, cy = BOARD.circle_centre("SW")
+    assert offset.start == pytest.approx((cx + 12.0, cy - 9.0))
+    played = []
+
+    def restrike(angle, speed):
+        new = simulate(started("red"), stroke_from(offset, BOARD, angle, speed), BOARD,
+                       PhysicsProfile())
+        played.append(new)
+        return Shown(Timeline.of(new), "new stroke", Aim(offset.start, angle, speed)), ["new"]
+
+    viewer = Viewer(Timeline.of(offset), ["the shot"], BOARD, restrike, save=save_stroke)
+    press = viewer.painter.px(*offset.start)
+    scale = viewer.painter.scale
+    release = (press[0], round(press[1] - 3.0 * AIM_MM * scale))  # 3 m/s straight up
+    for event in _drag(press, release):
+        viewer.handle(event)
+    assert played and played[0].start == pytest.approx(offset.start)
+    assert played[0].contacts_of("RS")[0].t > 0  # it went somewhere: up the board
+    (angle, speed), = [(a.angle, a.speed) for a in [viewer.boards[1].aim]]
+    assert angle == pytest.approx(90.0) and speed == pytest.approx(3.0, abs=0.05)
+    assert [b.timeline.record for b in viewer.boards] == [offset, played[0]]
+    monkeypatch.chdir(tmp_path)
+    viewer.handle(_key(pygame.K_w))
+    saved = json.loads((tmp_path / "stroke-1.json").read_text())
+    assert saved == json.loads(json.dumps(played[0].to_json()))
+    assert "stroke-1.json" in viewer.lines[-1]
+    screen = pygame.Surface(viewer.size())
+    viewer.draw(screen, release)  # both boards fit the window
+    assert viewer.size()[0] >= 2 * viewer.painter.size + 300
+
+
+def test_suggestions_are_asked_for_at_the_moment_shown_and_picked_by_number(record):
+    """g asks for suggestions from the table at the paused moment (the viewer's clock),
+    and the first is shown beside the shot; 2 shows the second."""
+    import pygame
+
+    from physics.viewer import Aim, Shown
+    from physics.window import Viewer
+
+    pygame.init()
+    asked = []
+
+    def suggest(t):
+        asked.append(t)
+        return [(Shown(Timeline.of(record), f"{k}.", Aim((0.0, 0.0), 10.0 * k, 2.0)),
+                 [f"suggestion {k}"]) for k in (1, 2)]
+
+    viewer = Viewer(Timeline.of(record), ["the shot"], BOARD, suggest=suggest)
+    viewer.advance(0.25, False, (0, 0))
+    viewer.handle(_key(pygame.K_g))
+    assert asked == [pytest.approx(0.25)]
+    assert viewer.boards[1].title == "1." and viewer.lines[-1] == "suggestion 1"
+    viewer.handle(_key(pygame.K_2))
+    assert viewer.boards[1].title == "2." and viewer.boards[1].aim.angle == 20.0
+    viewer.handle(_key(pygame.K_9))  # no ninth: nothing changes
+    assert viewer.boards[1].title == "2."
+
+
+def test_the_table_at_a_paused_moment_is_where_the_pieces_are_then(record):
+    """Mid-shot, every piece stands where the timeline has it (pocketed ones gone) and
+    the shooter shoots again; at the end, the table the referee leaves."""
+    from kangle.replaycmd import state_at
+    from rules.referee import judge
+    from rules.rule_profile import RuleProfile
+
+    before = started("red")
+    timeline = Timeline.of(record)
+    t = record.contacts[0].t + 0.05
+    mid = state_at(before, record, timeline, t, BOARD, RuleProfile())
+    seen = timeline.positions(t)
+    assert mid.turn == "red"
+    for piece in before.left("red") + before.left("black"):
+        if piece in seen:
+            assert mid.pos(piece) == pytest.approx(seen[piece])
+        else:
+            assert not mid.on_table(piece)
+    assert mid.pos(record.contacts[0].other("RS")) != before.pos(record.contacts[0].other("RS"))
+    end = state_at(before, record, timeline, record.duration, BOARD, RuleProfile())
+    assert end == judge(before, record, BOARD, RuleProfile())[0]
+
+
+def test_suggest_draws_its_top_shots_with_their_aim(tmp_path, capsys):
+    """`kangle suggest --export`: the suggested strokes side by side, each with its aim
+    arrow from where the shot piece stands, played once."""
+    import numpy as np
+
+    from physics.viewer import AIM
+    from tests.kit import alone
+
+    sx, sy = BOARD.circle_centre("SW")
+    hx, hy = BOARD.hole_centre("NW")
+    target = (sx + 0.5 * (hx - sx), sy + 0.5 * (hy - sy))  # halfway from SW's circle to NW
+    write_json(tmp_path / "one.json", alone(("B05", target)).to_json())
+    out = tmp_path / "top.png"
+    assert main(["suggest", "--state", str(tmp_path / "one.json"), "--top", "2",
+                 "--export", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    picture = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    assert picture.shape[1] == 2 * 480 + 380  # two boards and the panel
+    arrow = (np.abs(picture - AIM).sum(axis=2) < 30)
+    assert arrow[:, :480].sum() > 50 and arrow[:, 480:960].sum() > 50
 
 
 def test_a_window_command_without_a_display_says_what_to_use_instead(tmp_path, monkeypatch,
