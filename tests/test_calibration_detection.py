@@ -556,6 +556,22 @@ def test_glare_on_a_pale_carrom_board_is_no_white_man():
         ("black", 6, 4), ("white", -8, -5)]
 
 
+@pytest.mark.parametrize("seed", [700, 703])
+def test_white_men_under_the_camera_with_a_faint_shadow_are_found(seed):
+    """A camera straight above the board sees no man's side, and a faint shadow (0.15)
+    hardly darkens the board round a white man on pale wood: the glare test, asking for
+    the board beside him darker than 0.9 of itself, dropped two in each of these frames
+    (issue #19, the detection gallery). His edge still darkens the board beside him more
+    than the board a few pixels farther out is darkened by its own grain."""
+    rng = np.random.default_rng(seed)
+    camera = Camera.looking_down(size=(1280, 960), height_mm=1300, tilt_deg=0)
+    truth = carrom_scatter(rng, set_ids(CARROM))
+    look = Look(seed=seed - 700, noise=2, jpeg=90, shadow=0.15)
+    frame = CARROM_RENDER.render(camera, truth, look).image
+    cal = calibrate_board(frame, camera, CARROM)
+    assert match_carrom(truth, Detector(cal).detect(frame)) == (0, 0, 0)
+
+
 def test_a_striker_at_the_centre_of_its_circle_is_found_whatever_the_camera():
     # Every shot starts with the striker in its circle, usually at the centre: the printed
     # circle then runs 6 mm outside the striker's edge, and where blur, JPEG and the

@@ -27,6 +27,10 @@ from vision.crowd import crowd_centres, crowds
 # the darkest tenth of the ring round a light piece is darker than this share of the board
 # (its side and its shadow); glare has no side
 SHADED = 0.9
+# ... or darker by this share of the board than the darkest tenth of a ring a few pixels
+# farther out (the board's own grain and light): a piece right under the camera shows no
+# side and casts a faint shadow, but its edge still darkens the board beside it
+EDGE_STEP = 0.04
 # beyond this share of its radius from its centre, a black piece's pixels are dark (its
 # printed mark lies inside)
 OUTER = 0.85
@@ -352,18 +356,23 @@ class Detector:
 
     def _unshaded(self, f, colour: str, cx: float, cy: float, radius: float) -> bool:
         """Whether a blob of a light colour has nothing darker than the board around it:
-        a white piece stands up from the board, so its side or its shadow darkens part of
-        the ring just outside its top face; a patch of glare, however round, does not."""
+        a white piece stands up from the board, so its side, its shadow or at least its
+        edge darkens part of the ring just outside its top face (below SHADED of the
+        board, or EDGE_STEP below the board a few pixels farther out); a patch of glare,
+        however round, fades into the board."""
         (level, _), _ = self.colours.classes[colour]
         if level < DARK_CLASS:
             return False
         a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-        ring = [(cy + (radius + d) * np.sin(a), cx + (radius + d) * np.cos(a)) for d in (1, 3)]
-        rows = np.clip(np.concatenate([r for r, _ in ring]).round().astype(int), 0,
-                       f.grey.shape[0] - 1)
-        cols = np.clip(np.concatenate([c for _, c in ring]).round().astype(int), 0,
-                       f.grey.shape[1] - 1)
-        return float(np.percentile(f.ratio_at(rows, cols), 10)) > SHADED
+
+        def darkest_tenth(*gaps: float) -> float:  # of the rings ``gaps`` px outside it
+            rows = np.concatenate([cy + (radius + d) * np.sin(a) for d in gaps])
+            cols = np.concatenate([cx + (radius + d) * np.cos(a) for d in gaps])
+            return float(np.percentile(f.ratio_at(
+                np.clip(rows.round().astype(int), 0, f.grey.shape[0] - 1),
+                np.clip(cols.round().astype(int), 0, f.grey.shape[1] - 1)), 10))
+        beside = darkest_tenth(1, 3)
+        return beside > SHADED and beside > darkest_tenth(8, 11) - EDGE_STEP
 
     def _print_only(self, f, cx: float, cy: float, radius: float, confidence: float) -> bool:
         """Whether a blob centred on a disc printed on the board is no piece: the print
