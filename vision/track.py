@@ -501,6 +501,12 @@ class ShotTracker:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
                 elif math.hypot(*tr.velocity()) > LEAP:  # could reach a cushion and leap it
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
+            if tr.gone is None and tr.moved_at() is not None and tr.missing and (
+                    self.board.region(*tr.pos) == "rim"):
+                # it moved, was last seen beyond the playing surface's edge and then lost
+                # (a piece on the dark rim is found only weakly): it left the surface, on
+                # the rim or on over it — a guess the referee confirms, never nothing
+                tr.gone = Gone("rim", "", tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
             rests = tr.pos  # where it came to rest, if on the table
             if tr.gone is None and hole and tr.moved_at() is not None:
