@@ -8,7 +8,9 @@ from dataclasses import replace
 
 from kangle.present import need_display, ruling_lines, table_line
 from physics.profile import load_physics
-from physics.simulate import Stroke, simulate
+from physics.simulate import Stroke, placement, simulate
+from physics.viewer import Aim, Shown, check_export, export
+from physics.window import run_window
 from rules.board import load_board
 from rules.errors import KangleError
 from rules.game import lag
@@ -17,6 +19,7 @@ from rules.pieces import STRIKERS
 from rules.referee import judge
 from rules.rule_profile import load_rules
 from rules.state import TableState, initial_state
+from rules.timeline import Timeline
 
 
 def load_state(path: str | None, board, shooter: str | None) -> TableState:
@@ -89,7 +92,8 @@ def add_parser(sub, formatter) -> None:
                     "rules; worth = pieces pocketed + half an extra shot - fouls - own pieces "
                     "lost.",
         epilog="examples:\n  kangle suggest --state mid.json --shooter red\n"
-               "  kangle suggest --state mid.json --player expert --top 5 --workers 4 --json")
+               "  kangle suggest --state mid.json --player expert --top 5 --workers 4 --json\n"
+               "  kangle suggest --state mid.json --top 2 --export top.png")
     _table_options(g)
     g.add_argument("--player", choices=("beginner", "club", "expert"), default="club",
                    help="how precisely the player strikes (default: %(default)s)")
@@ -99,7 +103,7 @@ def add_parser(sub, formatter) -> None:
                         "is the same with any number)")
     g.add_argument("--json", action="store_true", help="the suggestions as JSON")
     g.add_argument("--show", action="store_true",
-                   help="open the suggestions in the replay viewer (keys 1-N pick one: its "
+                   help="open the suggestions in the replay viewer (keys 1-9 pick one: its "
                         "aim and what the simulator does with it)")
     g.add_argument("--export", metavar="FILE",
                    help="draw the suggestions side by side, aim and outcome, to a .png (the "
@@ -133,6 +137,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         raise KangleError("--workers is 1 to 64 (processes; one per core at most helps)")
     if args.show:
         need_display("draw the suggestions to a file with --export top.png (or .gif)")
+    if args.export:
+        check_export(args.export)
     board = load_board(args.board, playable=True)
     physics = load_physics(args.physics)
     state = load_state(args.state, board, args.shooter)
@@ -161,9 +167,6 @@ def cmd_suggest(args: argparse.Namespace) -> int:
               f"{state.turn} --circle {st.circle}{f' --piece {st.piece}' if st.piece else ''} "
               f"--angle {st.angle:.1f} --speed {st.speed:g}")
     if args.export or args.show:
-        from physics.viewer import export
-        from physics.window import run_window
-
         choices = suggestion_boards(state, found, board, physics)
         if args.export:
             export([b for b, _ in choices[:3]], [line for _, lines in choices[:1]
@@ -188,10 +191,6 @@ def suggestion_boards(state: TableState, found: list, board, physics) -> list:
     """Each suggestion as the viewer shows it: (Shown, lines): the stroke played once
     without noise, its aim from where the shot piece stands, and the list of all the
     suggestions with this one marked."""
-    from physics.simulate import placement
-    from physics.viewer import Aim, Shown
-    from rules.timeline import Timeline
-
     out = []
     for k, s in enumerate(found):
         st = s.stroke

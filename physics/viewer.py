@@ -161,6 +161,15 @@ class Painter:
                 y += 19
 
 
+def check_export(path: str | Path) -> Path:
+    """The path of a picture to export, refused (KangleError) unless .png or .gif: said
+    before any work is done for it."""
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".gif"):
+        raise KangleError(f"cannot export {path.name}: use a .png or .gif file name")
+    return path
+
+
 def export(shown: Timeline | Shown | list, lines: list[str], path: str | Path,
            board: Board, fps: int = 20, size: int = 480) -> None:
     """Write the final frame (``.png``) or the whole shot at 1× speed (``.gif``)."""
@@ -168,15 +177,13 @@ def export(shown: Timeline | Shown | list, lines: list[str], path: str | Path,
     import pygame
     from PIL import Image
 
-    path = Path(path)
+    path = check_export(path)
     painter = Painter(board, size)
     boards = boards_of(shown)
     duration = max(b.timeline.duration for b in boards)
     if path.suffix.lower() == ".png":
         pygame.image.save(painter.frame(boards, duration, lines), str(path))
         return
-    if path.suffix.lower() != ".gif":
-        raise KangleError(f"cannot export {path.name}: use a .png or .gif file name")
     frames = []
     count = max(1, math.ceil(duration * fps))
     for k in range(count + 1):

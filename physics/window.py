@@ -65,11 +65,11 @@ class Viewer:
     def help(self) -> list[str]:
         keys = ["space pause  <- -> step  + - speed  r restart", "drag the bar to scrub"]
         if self.restrike:
-            keys.append("drag from the shot piece to aim a new stroke")
+            keys.append("drag on the board to aim a new stroke from the shot's start")
         if self.suggest:
             keys.append("g: suggest shots from the moment shown")
         if self.choices:
-            keys.append(f"1-{len(self.choices)}: show that suggestion")
+            keys.append(f"1-{min(len(self.choices), 9)}: show that suggestion")
         if self.save and self.tried is not None:
             keys.append("w: save the new stroke's shot record")
         return keys

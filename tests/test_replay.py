@@ -204,6 +204,10 @@ def test_suggest_draws_its_top_shots_with_their_aim(tmp_path, capsys):
     assert picture.shape[1] == 2 * 480 + 380  # two boards and the panel
     arrow = (np.abs(picture - AIM).sum(axis=2) < 30)
     assert arrow[:, :480].sum() > 50 and arrow[:, 480:960].sum() > 50
+    # a picture kangle cannot write is refused before any shot is tried
+    assert main(["suggest", "--state", str(tmp_path / "one.json"), "--export",
+                 str(tmp_path / "top.bmp")]) == 2
+    assert "use a .png or .gif" in capsys.readouterr().err
 
 
 def test_a_window_command_without_a_display_says_what_to_use_instead(tmp_path, monkeypatch,
