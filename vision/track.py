@@ -285,10 +285,10 @@ class ShotTracker:
         distance. Nothing came near: it still stands where it stood (STILL). Something
         did, at speed v, from time t0 on: the piece can have been sent no faster than
         SENT_FASTER v, so no farther than that times t - t0 (a jittering half-covered
-        neighbour sends it nowhere far). Between two sightings a piece may have bounced: the place
-        it touched from lies within the ellipse whose foci are the sightings and whose
-        string is the way it could run meanwhile (the time between them at the fastest
-        it was seen going round them)."""
+        neighbour sends it nowhere far). Between two sightings a piece may have bounced:
+        the place it touched from lies within the ellipse whose foci are the sightings
+        and whose string is the way it could run meanwhile (the time between them at the
+        fastest it was seen going round them)."""
         if tr.id == self.striker or tr.gone is not None or not tr.missing:
             return None  # (the striker is set moving by the cue, unseen under it)
         # at rest: its mean speed over its last tenth of a second seen (a piece going
