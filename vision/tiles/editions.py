@@ -30,7 +30,9 @@ TRAIN_TYPEFACES = (HERSHEY, "DejaVuSans-Bold-digits.ttf", "DejaVuSansCondensed-B
                    "C059-Bold-digits.otf")
 HELD_OUT_TYPEFACES = ("FreeSansBold-digits.ttf", "LiberationSerif-Bold.ttf",
                       "URWGothic-Demi-digits.otf", "P052-Bold-digits.otf")
-TRAIN_JOKERS = ("smiley", "jester", "letter")
+TRAIN_JOKERS = ("smiley", "jester", "letter", "emblem")
+# the joker designs' shares in training: half are emblems, each set a picture of its own
+TRAIN_JOKER_SHARES = (1 / 6, 1 / 6, 1 / 6, 1 / 2)
 HELD_OUT_JOKERS = ("star",)
 BACKDROPS = ("none", "disc", "ring")
 # inks, BGR: each colour's range across editions (one is drawn per edition)
@@ -58,6 +60,7 @@ class Edition:
     face: tuple[int, int, int]  # BGR of the face
     aspect: float  # face width over height
     thickness: float  # the visible side, plane units (a face is 30 units wide)
+    emblem: int = 0  # the seed of the picture an "emblem" joker shows (one per set)
 
     @classmethod
     def classic(cls) -> Edition:
@@ -70,22 +73,22 @@ def random_edition(rng: np.random.Generator, held_out: bool = False) -> Edition:
     """An edition drawn at random; ``held_out`` draws only from the typefaces and joker
     designs training never sees (and training draws only from the others)."""
     faces = HELD_OUT_TYPEFACES if held_out else TRAIN_TYPEFACES
-    jokers = HELD_OUT_JOKERS if held_out else TRAIN_JOKERS
     height = float(rng.uniform(0.30, 0.75))
     backdrop = str(rng.choice(BACKDROPS, p=(0.5, 0.3, 0.2))) if height < 0.55 else "none"
     logo = bool(rng.random() < 0.5) and height < 0.6
+    typeface = str(rng.choice(faces))
+    # big digits fill the face; small ones sit in its upper part above the logo
+    centre = float(0.5 - (0.5 - 0.36) * (0.75 - height) / 0.45 + rng.normal(0, 0.02))
+    bold = float(rng.choice([0.0, 0.0, 0.03, 0.06]))
+    joker = str(rng.choice(HELD_OUT_JOKERS) if held_out
+                else rng.choice(TRAIN_JOKERS, p=TRAIN_JOKER_SHARES))
     return Edition(
-        typeface=str(rng.choice(faces)),
-        digit_height=height,
-        # big digits fill the face; small ones sit in its upper part above the logo
-        digit_centre=float(0.5 - (0.5 - 0.36) * (0.75 - height) / 0.45 + rng.normal(0, 0.02)),
-        bold=float(rng.choice([0.0, 0.0, 0.03, 0.06])),
-        backdrop=backdrop,
-        logo=logo,
-        joker=str(rng.choice(jokers)),
+        typeface=typeface, digit_height=height, digit_centre=centre, bold=bold,
+        backdrop=backdrop, logo=logo, joker=joker,
         inks={c: tuple(int(v) for v in choices[rng.integers(len(choices))])
               for c, choices in INK_CHOICES.items()},
         face=tuple(int(v) for v in FACES[rng.integers(len(FACES))]),
         aspect=float(rng.uniform(0.66, 0.80)),
         thickness=float(rng.uniform(0.6, 2.8)),
+        emblem=int(rng.integers(1 << 31)) if joker == "emblem" else 0,
     )

@@ -110,7 +110,7 @@ def _glyphs(typeface: str, text: str) -> np.ndarray:
 
 def _joker(face: np.ndarray, ed: Edition, colour, middle, rng) -> None:
     """The joker in the edition's design: a smiling face, a jester's face under a
-    pointed hat, a bold J, or a star."""
+    pointed hat, a bold J, a picture of the set's own (``_emblem``) or a star."""
     h, w = face.shape[:2]
     ink = tuple(float(v) for v in colour)
     # the face's radius: about a quarter of the tile's width, larger for big-digit editions
@@ -131,11 +131,58 @@ def _joker(face: np.ndarray, ed: Edition, colour, middle, rng) -> None:
     elif ed.joker == "letter":
         _number(face, "J", replace(ed, digit_height=min(0.6, ed.digit_height * 1.2)), colour,
                 middle)
+    elif ed.joker == "emblem":
+        _emblem(face, ed, c, r, line)
     else:  # a five-pointed star
         a = np.linspace(np.pi / 2, np.pi / 2 + 2 * np.pi, 11)[:-1]
         radius = np.where(np.arange(10) % 2 == 0, r, r * 0.42)
         star = np.column_stack([c[0] + radius * np.cos(a), c[1] - radius * np.sin(a)])
         cv2.fillPoly(face, [np.round(star).astype(np.int32)], ink, cv2.LINE_AA)
+
+
+def _emblem(face: np.ndarray, ed: Edition, c: tuple[int, int], r: int, line: int) -> None:
+    """A joker picture of the set's own, drawn from ``ed.emblem`` (the same on both of
+    the set's jokers) within ``r`` face pixels of ``c``: three to six shapes — mostly
+    filled: discs, ellipses, convex polygons, rows of dots; at most one ring — in one to
+    three of the edition's inks, half of them inside a round outline (a face or a
+    badge), where an arc may be drawn too (a smile). Real jokers are pictures (faces,
+    jesters, clowns, stars, logos); teaching the face network many pictures, not three,
+    is what lets it call a design it has never seen a joker. Strokes alone would draw
+    digits (two arcs make a 3), so the shapes are filled blobs; no star is drawn — the
+    benchmark holds that design out."""
+    g = np.random.default_rng(ed.emblem)
+    inks = [tuple(float(v) for v in ed.inks[k]) for k in
+            g.choice(list(ed.inks), int(g.integers(1, 4)), replace=False)]
+    badge = bool(g.random() < 0.5)
+    if badge:
+        cv2.circle(face, c, r, inks[0], line, cv2.LINE_AA)
+    kinds = ["disc", "ellipse", "polygon", "dots", "ring"] + ["arc"] * badge
+    for _ in range(int(g.integers(3, 7))):
+        ink = inks[int(g.integers(len(inks)))]
+        x, y = (int(c[0] + v * r) for v in g.uniform(-0.4, 0.4, 2))
+        size = max(2, int(r * g.uniform(0.15, 0.45)))
+        kind = str(g.choice(kinds))
+        if kind in ("ring", "arc"):
+            kinds = [k for k in kinds if k not in ("ring", "arc")]
+        if kind == "disc":
+            cv2.circle(face, (x, y), size, ink, -1, cv2.LINE_AA)
+        elif kind == "ring":
+            cv2.circle(face, (x, y), size, ink, line, cv2.LINE_AA)
+        elif kind == "ellipse":
+            cv2.ellipse(face, (x, y), (size, max(2, int(size * g.uniform(0.3, 0.8)))),
+                        float(g.uniform(0, 180)), 0, 360, ink, -1, cv2.LINE_AA)
+        elif kind == "polygon":
+            a = np.sort(g.uniform(0, 2 * np.pi, int(g.integers(3, 8))))
+            poly = np.column_stack([x + size * np.cos(a), y + size * np.sin(a)])
+            cv2.fillPoly(face, [np.round(poly).astype(np.int32)], ink, cv2.LINE_AA)
+        elif kind == "arc":
+            cv2.ellipse(face, (c[0], c[1] + r // 4), (r // 2, r // 3), 0, 20, 160, ink, line,
+                        cv2.LINE_AA)
+        else:
+            step = np.array([np.cos(g.uniform(0, np.pi)), np.sin(g.uniform(0, np.pi))]) * size
+            for k in range(-1, 2):
+                cv2.circle(face, (int(x + k * step[0]), int(y + k * step[1])),
+                           max(2, size // 3), ink, -1, cv2.LINE_AA)
 
 
 def _background(rng, size: int, kind: str | None = None) -> np.ndarray:
