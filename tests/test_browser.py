@@ -137,6 +137,33 @@ def test_open_standings_follow_a_result_entered_elsewhere_without_reloading(brow
     picture(browser, "phone-standings")
 
 
+def sign_in(browser, base: str) -> None:
+    """Open the organiser's desk, signing in on the way."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{base}/o")
+    shows(browser, "password")  # sent to sign in first
+    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
+    browser.find_element(By.XPATH, "//button[text()='sign in']").click()
+    shows(browser, "Organiser's desk")
+
+
+def test_the_organiser_withdraws_a_player_through_the_desks_form(browser, station):
+    from selenium.webdriver.common.by import By
+
+    where, base = station
+    sign_in(browser, base)
+    form = browser.find_element(By.XPATH, "//details[summary[text()='withdraw']]")
+    form.find_element(By.TAG_NAME, "summary").click()
+    form.find_element(By.NAME, "f-name").send_keys(PLAYERS[1])
+    form.find_element(By.NAME, "f-from_round").send_keys("2")
+    form.find_element(By.XPATH, ".//button[text()='check and record']").click()
+    shows(browser, "Recorded entry", "[role=status]")
+    comp = Competition.open(where)
+    assert comp.entries()[-1].data == {"name": PLAYERS[1], "from_round": 2}
+    comp.close()
+
+
 def test_the_organiser_signs_in_and_voids_an_entry_at_the_desk(browser, station):
     from selenium.webdriver.common.by import By
 
@@ -146,11 +173,7 @@ def test_the_organiser_signs_in_and_voids_an_entry_at_the_desk(browser, station)
     entered = comp.record_table(1, 1, dict(zip(seats, (30, -10, -10, -10), strict=True)),
                                 "web: table 1")[0]
     comp.close()
-    browser.get(f"{base}/o")
-    shows(browser, "password")  # sent to sign in first
-    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
-    browser.find_element(By.XPATH, "//button[text()='sign in']").click()
-    shows(browser, "Organiser's desk")
+    sign_in(browser, base)
     row = browser.find_element(By.XPATH, f"//tr[td[text()='#{entered.seq}']]")
     row.find_element(By.TAG_NAME, "summary").click()
     row.find_element(By.NAME, "reason").send_keys("wrong table")

@@ -18,9 +18,10 @@ from starlette.routing import Route
 
 from rules.errors import KangleError
 from rules.events import knockout, rankrounds
-from rules.events.common import Standings
+from rules.events.common import Standings, roster
 from rules.events.competition import EXPORTS, Competition
 from rules.jsonfile import parse_json
+from web.entryforms import entry_data, fields_of, form_name, typed_values
 from web.links import WrongCodes, spoken, table_code
 from web.organiser import COOKIE, LIFETIME, Organiser
 from web.pages import client, page, too_many
@@ -62,14 +63,23 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
         replaced = {e.supersedes for e in everything if e.supersedes is not None}
         done = [int(n) for n in request.query_params.get("done", "").split(",")
                 if n.isdigit()]
+        typed = typed or {}
+        fmt = comp.event.format
+        forms = [{"kind": k, "rows": _rows(fmt, k, typed if typed.get("kind") == k and
+                                           not typed.get("seq") else {})}
+                 for k in comp.format.ENTRIES]
+        corrections = {e.seq: _rows(fmt, e.kind, typed if typed.get("seq") == str(e.seq)
+                                    else typed_values(fields_of(fmt, e.kind), e.data))
+                       for e in everything if e.kind != "void" and e.seq not in replaced}
         return page(request, "desk.html", status, title=comp.event.name,
                     event=comp.event, entries=everything, live=live, replaced=replaced,
-                    kinds=comp.format.ENTRIES, notes=_notes(comp.standings()),
+                    kinds=comp.format.ENTRIES, forms=forms, corrections=corrections,
+                    names=roster(comp.entries()).order, notes=_notes(comp.standings()),
                     draws=comp.format in (knockout, rankrounds),
                     draw_round=comp.format is rankrounds,
                     done=[e for e in everything if e.seq in done],
                     form_token=organiser.form_token(token), error=error,
-                    typed=typed or {}, exports=EXPORTS)
+                    typed=typed, exports=EXPORTS)
 
     def act(request: Request, form) -> Response:
         """One organiser action from the desk's forms: ``record`` an entry, ``correct``
@@ -80,8 +90,8 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
                         message="This form is not from a signed-in organiser's desk: sign "
                                 "in again and send it from there.", link="/o/login")
         action = str(form.get("action", ""))
-        typed = {k: str(form.get(k, ""))[:MAX_FORM_TEXT] for k in
-                 ("kind", "data", "seq", "reason", "round")}
+        typed = {k: str(form.get(k, ""))[:MAX_FORM_TEXT] for k in form
+                 if k in ("kind", "data", "seq", "reason", "round") or k.startswith("f-")}
         try:
             stored = _act(comp, action, typed)
         except KangleError as exc:
@@ -158,18 +168,35 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
     ]
 
 
+def _rows(fmt: str, kind: str, values: dict[str, str]) -> list[tuple]:
+    """The rows of ``kind``'s form (field, input name, value shown) for the template."""
+    return [(f, form_name(f), values.get(form_name(f), "")) for f in fields_of(fmt, kind)]
+
+
+def _typed_entry(comp: Competition, kind: str, typed: dict[str, str]) -> dict:
+    """An entry's data from the desk: the JSON typed, or else ``kind``'s form."""
+    if typed.get("data", "").strip():
+        return parse_json(typed["data"], "the entry")
+    return entry_data(fields_of(comp.event.format, kind), typed)
+
+
 def _act(comp: Competition, action: str, typed: dict[str, str]) -> list:
     """Carry out one desk action on ``comp``; the entries stored (KangleError: none)."""
     if action == "record":
-        return comp.record(typed["kind"], parse_json(typed["data"], "the entry"), BY)
+        return comp.record(typed.get("kind", ""), _typed_entry(comp, typed.get("kind", ""),
+                                                              typed), BY)
     if action in ("correct", "void"):
-        if not typed["seq"].isdigit():
+        seq = typed.get("seq", "")
+        if not seq.isdigit():
             raise KangleError("say which entry (its number)")
-        data = parse_json(typed["data"], "the corrected entry") if action == "correct" \
-            else None
-        return comp.correct(int(typed["seq"]), data, BY, typed["reason"].strip())
+        if action == "void":
+            return comp.correct(int(seq), None, BY, typed.get("reason", "").strip())
+        old = next((e for e in comp.store.entries(comp.event) if e.seq == int(seq)), None)
+        if old is None:
+            raise KangleError(f"there is no entry {seq}")
+        return comp.correct(int(seq), _typed_entry(comp, old.kind, typed), BY)
     if action == "draw":
-        text = typed["round"].strip()
+        text = typed.get("round", "").strip()
         if text and not text.isdigit():
             raise KangleError(f"the round is a number, not {text!r}")
         return [comp.draw(int(text) if text else None)]

@@ -1,0 +1,128 @@
+"""The desk's forms per entry kind (web/entryforms.py): what an organiser types becomes
+the entry `kangle event record` takes, and an entry shows again as typed."""
+
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from rules.errors import KangleError
+from rules.events.competition import Competition
+from rules.events.formats import FORMATS
+from web.app import create_app
+from web.entryforms import DRAW, FORMS, WHOLE_ENTRY, entry_data, fields_of, typed_values
+
+PASSWORD = "tea-at-the-top-table"
+PLAYERS = ["Ann Lee", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+# one entry of every kind with a form, as docs/formats.md writes them
+EXAMPLES = {
+    ("rotating", "register"): {"name": "Ann Lee", "from_round": 2, "rating": 1510.5},
+    ("rotating", "withdraw"): {"name": "Bo", "from_round": 3},
+    ("rotating", "result"): {"round": 1, "table": 2,
+                             "scores": {"Ann Lee": 30, "Bo": -10.5, "Cy": -9.5, "Di": -10}},
+    ("rotating", "report"): {"round": 1, "table": 2, "scores": {"Ann Lee": 0, "Bo": 0}},
+    ("rotating", "draw"): {"round": 2, "table": 1, "cards": {"Ann Lee": 7, "Bo": 12}},
+    ("knockout", "register"): {"name": "Wei", "rating": 3},
+    ("knockout", "groups"): {"groups": {"A": ["Wei", "Shu"], "B": ["Wu", "Jin"]}},
+    ("knockout", "match"): {"stage": "qf1", "teams": ["Wei", "Shu"], "winner": None},
+    ("knockout", "decision"): {"group": "A", "order": ["Shu", "Wei"]},
+    ("league", "game"): {"stage": "final", "result": {"teams": [{"squares": 3}]}},
+    ("kinghill", "match"): {"holder": "Ann Lee", "challenger": "Bo", "winner": "Bo"},
+    ("rankrounds", "seating"): {"round": 1, "tables": [["a", "b", "c", "d", "e"],
+                                                       ["f", "g", "h", "i", "j"]]},
+    ("rankrounds", "table_round"): {"round": 1, "table": 1, "result": {"seats": ["a"]}},
+    ("rankrounds", "penalty"): {"name": "a", "round": 2, "points": -5, "reason": "late"},
+    ("elimination", "register"): {"name": "A1", "day": "Day 1", "group": "A"},
+    ("elimination", "hand"): {"round": 1, "group": "B", "out": "B1",
+                              "held": {"B2": ["7", "skip"]}},
+    ("elimination", "supporters"): {"day": "Day 1", "count": 12},
+}
+
+
+def test_every_format_and_kind_has_a_form_and_every_example_is_typed_back_the_same():
+    for fmt, module in FORMATS.items():
+        for kind in module.ENTRIES:
+            assert fields_of(fmt, kind) is not WHOLE_ENTRY, (fmt, kind)
+    assert set(EXAMPLES) <= {(f, k) for f, kinds in FORMS.items() for k in kinds}
+    for (fmt, kind), data in EXAMPLES.items():
+        fields = fields_of(fmt, kind)
+        assert entry_data(fields, typed_values(fields, data)) == data, (fmt, kind)
+
+
+def test_what_an_organiser_types_is_read_as_they_mean_it():
+    result = fields_of("rotating", "result")
+    typed = {"f-round": " 2 ", "f-table": "1",
+             "f-scores": "Ann Lee 12\nBo: -4\n\nCy=−8\nDi 0"}
+    assert entry_data(result, typed) == {
+        "round": 2, "table": 1, "scores": {"Ann Lee": 12, "Bo": -4, "Cy": -8, "Di": 0}}
+    match = fields_of("knockout", "match")
+    assert entry_data(match, {"f-stage": "group", "f-group": "A", "f-teams": "Wei\nShu",
+                              "f-winner": DRAW}) == {
+        "stage": "group", "group": "A", "teams": ["Wei", "Shu"], "winner": None}
+    # an optional field left empty is left out; a needed one is asked for by its label
+    assert entry_data(fields_of("rotating", "register"), {"f-name": "Eve"}) == {"name": "Eve"}
+    for typed, said in (({"f-round": "two", "f-table": "1", "f-scores": "Ann 1"}, "round: "),
+                        ({"f-round": "1.5", "f-table": "1", "f-scores": "Ann 1"},
+                         "round: a whole number"),
+                        ({"f-round": "1", "f-table": "1"}, "scores: nothing was typed"),
+                        ({"f-round": "1", "f-table": "1", "f-scores": "Ann"},
+                         "not a name then a number"),
+                        ({"f-round": "1", "f-table": "1", "f-scores": "Ann 1\nAnn 2"},
+                         "Ann is on two lines"),
+                        ({"f-round": "1", "f-table": "1", "f-scores": "Ann inf"},
+                         "is not a number")):
+        with pytest.raises(KangleError, match=said):
+            entry_data(result, typed)
+    with pytest.raises(KangleError, match="stage: one of group"):
+        entry_data(match, {"f-stage": "semi", "f-teams": "Wei\nShu"})
+
+
+@pytest.fixture
+def cup(tmp_path):
+    where = str(tmp_path / "cup.db")
+    Competition.create(where, "rummikub", None, {}, [{"name": p} for p in PLAYERS],
+                       "test").close()
+    return where
+
+
+def signed_in(client: TestClient) -> str:
+    desk = client.post("/o/login", data={"password": PASSWORD}, follow_redirects=True)
+    return re.search(r'name="form_token" value="([0-9a-f]+)"', desk.text).group(1)
+
+
+def test_the_desk_records_a_tables_result_typed_as_names_and_scores(cup):
+    client = TestClient(create_app(cup, PASSWORD))
+    token = signed_in(client)
+    comp = Competition.open(cup)
+    (r, t, seats), *_ = comp.open_tables()
+    comp.close()
+    desk = client.get("/o").text
+    assert '<option value="Ann Lee">' in desk  # the names offered as typed
+    lines = "\n".join(f"{s}: {v}" for s, v in zip(seats, (30, -10, -10, -10), strict=True))
+    form = {"form_token": token, "action": "record", "kind": "result",
+            "f-round": str(r), "f-table": str(t)}
+    # the scores do not cancel out: refused with the format's reason, the typing kept
+    wrong = client.post("/o/act", data={**form, "f-scores": lines.replace("30", "31")})
+    assert wrong.status_code == 422 and "sum to 1" in wrong.text
+    assert f"{seats[0]}: 31" in wrong.text
+    done = client.post("/o/act", data={**form, "f-scores": lines})
+    assert done.status_code == 200 and "Recorded entry" in done.text
+    comp = Competition.open(cup)
+    entry = next(e for e in comp.entries() if e.kind == "result")
+    comp.close()
+    assert entry.data == {"round": r, "table": t,
+                          "scores": dict(zip(seats, (30, -10, -10, -10), strict=True))}
+    assert entry.by == "web: organiser"
+    # its correction form starts from the entry as it stands
+    again = client.get("/o").text
+    shown = re.findall(r'name="f-scores"[^>]*>([^<]+)</textarea>', again)
+    assert [sorted(t.splitlines()) for t in shown] == [
+        sorted(f"{s} {v}" for s, v in zip(seats, (30, -10, -10, -10), strict=True))]
+    swapped = "\n".join(f"{s} {v}" for s, v in zip(seats, (-10, 30, -10, -10), strict=True))
+    fixed = client.post("/o/act", data={"form_token": token, "action": "correct",
+                                        "seq": str(entry.seq), "f-round": str(r),
+                                        "f-table": str(t), "f-scores": swapped})
+    assert fixed.status_code == 200 and f"replacing entry #{entry.seq}" in fixed.text
+    rows = {row["name"]: row for row in client.get("/standings.json").json()["rows"]}
+    assert rows[seats[1]]["rank"] == 1
