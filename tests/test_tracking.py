@@ -229,6 +229,35 @@ def test_a_hidden_piece_is_not_sent_farther_than_what_came_near_it_could_send_it
     assert math.dist(seen.final["RS"], end) < 3.0
 
 
+def test_nothing_moves_before_the_striker_does_however_a_covered_piece_is_seen():
+    """Held-out 7640, in detections: while the player aims, R01 lies under the bridge
+    hand and R02 beside it, half covered, is read now where it stands and now 16 mm
+    toward R01 as the fingers shift. No piece moves before the striker does: R02's
+    shifts are not motion, R01 is not taken for R02 nor R02 for R01, and when the hand
+    lifts with the stroke, which touches neither, neither has moved."""
+    r01, r02, start = (-248.0, -354.0), (-214.0, -354.0), BOARD.circle_centre("SW")
+    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
+                    "R01", r01), "R02", r02)
+    tracker = ShotTracker(state, "red", BOARD)
+    u = (math.cos(math.radians(60.0)), math.sin(math.radians(60.0)))
+    for k in range(-24, 40):
+        t = k / 60
+        run = 2000.0 * min(max(t, 0.0), 0.2)  # mm along the stroke, away from the row
+        found = [Detection("red", "striker", start[0] + run * u[0], start[1] + run * u[1],
+                           "surface", 0.9)]
+        if k < 0:  # the hand over the row until the strike
+            shift = (0.0, 16.0, 16.0)[k % 3]
+            found.append(Detection("red", "piece", r02[0] - shift, r02[1], "surface", 0.9))
+        else:
+            found += [Detection("red", "piece", *r01, "surface", 0.9),
+                      Detection("red", "piece", *r02, "surface", 0.9)]
+        tracker.update(t, found)
+    seen = tracker.record()
+    assert "R01" not in seen.final  # never taken for R02
+    assert math.dist(seen.final.get("R02", r02), r02) < 3.0
+    assert not [c for c in seen.contacts if {"R01", "R02"} & {c.a, c.b}]
+
+
 def test_cushion_before_the_piece_is_seen(venue):
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R03", (-150.0, 100.0))

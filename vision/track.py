@@ -46,7 +46,8 @@ RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
 LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
-STILL = 15.0  # mm: how far from its place a hidden piece nothing came near is looked for
+STILL = 15.0  # mm: how far from its place a piece nothing can have struck is looked for
+AIMING_SIGHTINGS = 30  # a resting piece's last sightings before the strike that place it
 # a struck piece leaves at most this times the speed of what struck it (head on, struck
 # by a heavier piece: (1 + e) m1 / (m1 + m2) < 2)
 SENT_FASTER = 2.0
@@ -131,6 +132,7 @@ class ShotTracker:
         self.last_t: float | None = None
         self.frame = 1 / 60  # s between frames: the shortest seen, once there are two
         self.meetings: dict[frozenset[str], float] = {}  # like pieces that met, and when
+        self._aiming: dict[str, list] = {}  # each piece's sightings before the strike
         self._timed = False
 
     # -- following ------------------------------------------------------------------------
@@ -171,10 +173,14 @@ class ShotTracker:
                             d.where != "surface"):
                         continue  # one that ran on over a hole's mouth is still on the
                         # surface; the rim is reached only over a cushion
-                    px, py = tr.predict(t)
+                    # nothing moves before the striker does: a piece's detections that
+                    # shift then (half covered by the hand that aims) are not motion
+                    at_rest = self.start_time is None and tr.id != self.striker
+                    px, py = tr.pos if at_rest else tr.predict(t)
                     if reach is None and tr.id not in hidden:
                         hidden[tr.id] = self._hidden_reach(tr, t)
-                    gate = reach or min(self._gate(tr, t), hidden[tr.id] or math.inf)
+                    gate = reach or (STILL if at_rest else min(self._gate(tr, t),
+                                                               hidden[tr.id] or math.inf))
                     dist = math.hypot(d.x - px, d.y - py)
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
                         dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
@@ -193,7 +199,10 @@ class ShotTracker:
                 if tr.seeded:  # where the camera sees it is where it stands (whatever
                     tr.points.clear()  # small bias detection has), the reference for moves
                     tr.seeded = False
-                tr.points.append((t, dets[i].x, dets[i].y))
+                if self.start_time is None and tid != self.striker:
+                    self._aimed_at(tr, t, dets[i])
+                else:
+                    tr.points.append((t, dets[i].x, dets[i].y))
                 tr.missing = 0
                 if dets[i].where != "rim":
                     tr.gone = None  # seen again: not gone after all
@@ -208,6 +217,17 @@ class ShotTracker:
                 self._vanished(tr, t)
         self._note_swaps(t)
         self._segment(t)
+
+    def _aimed_at(self, tr: Track, t: float, d: Detection) -> None:
+        """A piece seen before the strike, while the player aims: it stands where the
+        median of its sightings so far puts it (a piece half under the hand is read a
+        little off its middle, now here, now there), and has not moved."""
+        seen = self._aiming.setdefault(tr.id, [])
+        seen.append((t, d.x, d.y))
+        del seen[:-AIMING_SIGHTINGS]
+        place = (t, float(np.median([p[1] for p in seen])),
+                 float(np.median([p[2] for p in seen])))
+        tr.points[:] = [(seen[0][0], *place[1:]), place]
 
     def _note_swaps(self, t: float) -> None:
         """Two pieces of one colour and kind that touch, or pass within a frame's travel
@@ -289,8 +309,10 @@ class ShotTracker:
         the place it touched from lies within the ellipse whose foci are the sightings
         and whose string is the way it could run meanwhile (the time between them at the
         fastest it was seen going round them)."""
-        if tr.id == self.striker or tr.gone is not None or not tr.missing:
-            return None  # (the striker is set moving by the cue, unseen under it)
+        if (tr.id == self.striker or tr.gone is not None or not tr.missing
+                or self.start_time is None):
+            return None  # (the striker is set moving by the cue, unseen under it; before
+            # it moves, nothing has: every piece is looked for STILL mm from its place)
         # at rest: its mean speed over its last tenth of a second seen (a piece going
         # under a hand is measured off its middle as it is covered)
         seen, here = tr.points[-1][0], tr.pos
@@ -312,11 +334,13 @@ class ShotTracker:
                       for a, b in zip(path, path[1:], strict=False)]
             for k, (a, b) in enumerate(zip(path, path[1:], strict=False)):
                 fastest = max(speeds[max(k - 1, 0):k + 2])
-                if fastest < MOVING:
-                    continue  # a neighbour at rest (jitter) strikes nothing
-                run = (b[0] - a[0]) * fastest
+                if b[0] <= self.start_time or fastest < MOVING:
+                    continue  # a neighbour at rest (jitter; before the strike, whatever
+                    # its sightings did) strikes nothing
+                since = max(a[0], self.start_time)  # (it stood still until the strike)
+                run = (b[0] - since) * fastest
                 if math.dist(a[1:], here) + math.dist(b[1:], here) <= run + 2 * touch:
-                    reach = max(reach, STILL + SENT_FASTER * fastest * (t - a[0]))
+                    reach = max(reach, STILL + SENT_FASTER * fastest * (t - since))
         return reach
 
     def _left(self, tr: Track) -> bool:
