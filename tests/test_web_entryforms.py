@@ -9,6 +9,7 @@ from starlette.testclient import TestClient
 from rules.errors import KangleError
 from rules.events.competition import Competition
 from rules.events.formats import FORMATS
+from web import entryforms
 from web.app import create_app
 from web.entryforms import DRAW, FORMS, WHOLE_ENTRY, entry_data, fields_of, typed_values
 
@@ -78,6 +79,19 @@ def test_what_an_organiser_types_is_read_as_they_mean_it():
         entry_data(match, {"f-stage": "semi", "f-teams": "Wei\nShu"})
 
 
+def test_an_entry_reads_in_its_forms_words():
+    result = {"round": 1, "table": 2, "scores": {"Ann Lee": 30, "Bo": -10.5},
+              "tiles": {"Bo": {"hand": "R7 J"}}}
+    assert entryforms.in_words("rotating", "result", result) == (
+        'round: 1 · table: 2 · scores: Ann Lee 30, Bo -10.5 · tiles: {"Bo": {"hand": "R7 J"}}')
+    assert entryforms.in_words("rankrounds", "seating", EXAMPLES[("rankrounds", "seating")]) == (
+        "round: 1 · tables: a, b, c, d, e | f, g, h, i, j")
+    assert entryforms.in_words("knockout", "match", EXAMPLES[("knockout", "match")]) == (
+        f"stage: qf1 · teams: Wei, Shu · winner: {DRAW}")
+    void = {"reason": "wrong table"}
+    assert entryforms.in_words("rotating", "void", void) == "reason: wrong table"
+
+
 @pytest.fixture
 def cup(tmp_path):
     where = str(tmp_path / "cup.db")
@@ -126,3 +140,6 @@ def test_the_desk_records_a_tables_result_typed_as_names_and_scores(cup):
     assert fixed.status_code == 200 and f"replacing entry #{entry.seq}" in fixed.text
     rows = {row["name"]: row for row in client.get("/standings.json").json()["rows"]}
     assert rows[seats[1]]["rank"] == 1
+    # a player's page says what was entered in the same words, not as JSON
+    behind = client.get(f"/players/{seats[1]}").text
+    assert f"round: {r} · table: {t} · scores: " in behind and f"{seats[1]} 30" in behind

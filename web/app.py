@@ -30,6 +30,7 @@ from rules.events.common import whole
 from rules.events.competition import Competition
 from rules.fields import is_number
 from web.desk import desk_routes
+from web.entryforms import in_words
 from web.hands import SeatHand, evidence, read_photo, score_hands
 from web.links import WrongCodes, find_table
 from web.organiser import Organiser, SameOriginPosts
@@ -98,8 +99,10 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         except KangleError as exc:
             return page(request, "message.html", 404, title=comp.event.name,
                         message=str(exc))
+        shown = [{"seq": e.seq, "kind": e.kind, "by": e.by,
+                  "words": in_words(comp.event.format, e.kind, e.data)} for e in entries]
         return page(request, "player.html", title=comp.event.name, name=name,
-                    entries=entries)
+                    entries=shown)
 
     def enter(request: Request) -> Response:
         code = request.query_params.get("code", "")

@@ -21,7 +21,7 @@ from rules.events import knockout, rankrounds
 from rules.events.common import Standings, roster
 from rules.events.competition import EXPORTS, Competition
 from rules.jsonfile import parse_json
-from web.entryforms import entry_data, fields_of, form_name, typed_values
+from web.entryforms import entry_data, fields_of, form_name, in_words, typed_values
 from web.links import WrongCodes, spoken, table_code
 from web.organiser import COOKIE, LIFETIME, Organiser
 from web.pages import client, page, too_many
@@ -75,6 +75,7 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
                     event=comp.event, entries=everything, live=live, replaced=replaced,
                     kinds=comp.format.ENTRIES, forms=forms, corrections=corrections,
                     names=roster(comp.entries()).order, notes=_notes(comp.standings()),
+                    words={e.seq: in_words(fmt, e.kind, e.data) for e in everything},
                     draws=comp.format in (knockout, rankrounds),
                     draw_round=comp.format is rankrounds,
                     done=[e for e in everything if e.seq in done],

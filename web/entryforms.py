@@ -234,6 +234,23 @@ def typed_values(fields: tuple[Field, ...], data: Mapping[str, Any]) -> dict[str
     return values
 
 
+def in_words(fmt: str, kind: str, data: Mapping[str, Any]) -> str:
+    """An entry as a person reads it, field by field in its form's words: ``round: 1 ·
+    table: 2 · scores: Ann Lee 30, Bo -10`` (tables apart with ``|``; a part no field
+    shows, such as the tiles a result was scored from, as JSON; a void: its reason)."""
+    if kind == "void":
+        return f"reason: {data.get('reason', '')}"
+    fields = fields_of(fmt, kind)
+    shown = typed_values(fields, data)
+    parts = [f"{f.label}: " * bool(f.key) + (" | " if f.shape == "tables" else ", ").join(
+        shown[form_name(f)].splitlines()) for f in fields if shown[form_name(f)]]
+    if fields is not WHOLE_ENTRY:
+        keys = {f.key for f in fields}
+        parts += [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()
+                  if k not in keys]
+    return " · ".join(parts)
+
+
 def _plain(value: Any) -> str:
     if isinstance(value, float) and value == int(value):
         return str(int(value))
