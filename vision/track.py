@@ -150,6 +150,7 @@ class ShotTracker:
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
         hidden: dict[str, float | None] = {}  # _hidden_reach, once a frame, when needed
+        aiming = self._aiming_now()
         used_d: set[int] = set()
         used_t: set[str] = set()
         # First the pieces near where they were (most stand still); then any jump a piece
@@ -175,7 +176,7 @@ class ShotTracker:
                         # surface; the rim is reached only over a cushion
                     # nothing moves before the striker does: a piece's detections that
                     # shift then (half covered by the hand that aims) are not motion
-                    at_rest = self.start_time is None and tr.id != self.striker
+                    at_rest = aiming and tr.id != self.striker
                     px, py = tr.pos if at_rest else tr.predict(t)
                     if reach is None and tr.id not in hidden:
                         hidden[tr.id] = self._hidden_reach(tr, t)
@@ -199,7 +200,7 @@ class ShotTracker:
                 if tr.seeded:  # where the camera sees it is where it stands (whatever
                     tr.points.clear()  # small bias detection has), the reference for moves
                     tr.seeded = False
-                if self.start_time is None and tid != self.striker:
+                if aiming and tid != self.striker:
                     self._aimed_at(tr, t, dets[i])
                 else:
                     tr.points.append((t, dets[i].x, dets[i].y))
@@ -217,6 +218,13 @@ class ShotTracker:
                 self._vanished(tr, t)
         self._note_swaps(t)
         self._segment(t)
+
+    def _aiming_now(self) -> bool:
+        """Whether the striker is in sight and has not moved yet (the player aims), so
+        that nothing else can have moved. A striker out of sight may have been struck
+        unseen: then pieces are followed as ever."""
+        st = self.tracks.get(self.striker)
+        return self.start_time is None and st is not None and st.missing == 0
 
     def _aimed_at(self, tr: Track, t: float, d: Detection) -> None:
         """A piece seen before the strike, while the player aims: it stands where the
@@ -309,10 +317,8 @@ class ShotTracker:
         the place it touched from lies within the ellipse whose foci are the sightings
         and whose string is the way it could run meanwhile (the time between them at the
         fastest it was seen going round them)."""
-        if (tr.id == self.striker or tr.gone is not None or not tr.missing
-                or self.start_time is None):
-            return None  # (the striker is set moving by the cue, unseen under it; before
-            # it moves, nothing has: every piece is looked for STILL mm from its place)
+        if tr.id == self.striker or tr.gone is not None or not tr.missing:
+            return None  # (the striker is set moving by the cue, unseen under it)
         # at rest: its mean speed over its last tenth of a second seen (a piece going
         # under a hand is measured off its middle as it is covered)
         seen, here = tr.points[-1][0], tr.pos
@@ -322,6 +328,7 @@ class ShotTracker:
         if speed >= MOVING:
             return None
         reach = STILL
+        struck = -math.inf if self.start_time is None else self.start_time
         for other in self.tracks.values():
             if other is tr or other.moved_at() is None:
                 continue  # (one never seen STARTED mm from its place has struck nothing)
@@ -334,10 +341,10 @@ class ShotTracker:
                       for a, b in zip(path, path[1:], strict=False)]
             for k, (a, b) in enumerate(zip(path, path[1:], strict=False)):
                 fastest = max(speeds[max(k - 1, 0):k + 2])
-                if b[0] <= self.start_time or fastest < MOVING:
+                if b[0] <= struck or fastest < MOVING:
                     continue  # a neighbour at rest (jitter; before the strike, whatever
                     # its sightings did) strikes nothing
-                since = max(a[0], self.start_time)  # (it stood still until the strike)
+                since = max(a[0], struck)  # (it stood still until the strike)
                 run = (b[0] - since) * fastest
                 if math.dist(a[1:], here) + math.dist(b[1:], here) <= run + 2 * touch:
                     reach = max(reach, STILL + SENT_FASTER * fastest * (t - since))
