@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from statistics import median
 from typing import Protocol
 
 import numpy as np
@@ -233,8 +234,9 @@ class ShotTracker:
         seen = self._aiming.setdefault(tr.id, [])
         seen.append((t, d.x, d.y))
         del seen[:-AIMING_SIGHTINGS]
-        place = (t, float(np.median([p[1] for p in seen])),
-                 float(np.median([p[2] for p in seen])))
+        # (statistics.median: a tenth of numpy's cost on 30 numbers, on every frame of
+        # every piece while the player aims)
+        place = (t, median(p[1] for p in seen), median(p[2] for p in seen))
         tr.points[:] = [(seen[0][0], *place[1:]), place]
 
     def _note_swaps(self, t: float) -> None:
