@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rules.events.competition import Competition
+from tests.event_kit import rummikub_day
 from web.links import spoken, table_code
 
 CHROMIUM, DRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
@@ -51,9 +52,7 @@ def station(tmp_path):
 
     from web.app import create_app
 
-    where = str(tmp_path / "cup.db")
-    Competition.create(where, "rummikub", None, {}, [{"name": p} for p in PLAYERS],
-                       "test").close()
+    where = rummikub_day(tmp_path, PLAYERS)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)

@@ -199,6 +199,18 @@ def test_a_shot_played_with_the_cue_and_a_hand_over_a_piece_is_called_as_played(
         assert np.hypot(*(np.array(seen.final[piece]) - (x, y))) < 3.0, piece
 
 
+R01, R02 = (-248.0, -354.0), (-214.0, -354.0)  # two red pieces touching in red's row
+
+
+def shooters_row() -> tuple[ShotTracker, tuple, tuple, tuple]:
+    """A tracker for red's shot from SW with R01 and R02 side by side in red's row (as
+    in held-out 7519 and 7640), every other piece gone: (tracker, R01's place, R02's
+    place, the striker's start)."""
+    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
+                    "R01", R01), "R02", R02)
+    return ShotTracker(state, "red", BOARD), R01, R02, BOARD.circle_centre("SW")
+
+
 def test_a_hidden_piece_is_not_sent_farther_than_what_came_near_it_could_send_it():
     """Held-out 7519, in detections: R01 is under the bridge hand; its neighbour R02,
     half covered, seems to shift 16 mm as the hand settles (so something "moved" by
@@ -206,10 +218,7 @@ def test_a_hidden_piece_is_not_sent_farther_than_what_came_near_it_could_send_it
     piece on every other frame. A piece can leave no faster than twice the speed of
     what struck it: R02's shift cannot send R01 200 mm in two frames, so R01 stays where
     it stood and the striker is followed all the way."""
-    r01, r02, start = (-248.0, -354.0), (-214.0, -354.0), BOARD.circle_centre("SW")
-    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
-                    "R01", r01), "R02", r02)
-    tracker = ShotTracker(state, "red", BOARD)
+    tracker, r01, r02, start = shooters_row()
     u = (math.cos(math.radians(95.0)), math.sin(math.radians(95.0)))
     for k in range(-12, 40):
         t = k / 60
@@ -235,10 +244,7 @@ def test_nothing_moves_before_the_striker_does_however_a_covered_piece_is_seen()
     toward R01 as the fingers shift. No piece moves before the striker does: R02's
     shifts are not motion, R01 is not taken for R02 nor R02 for R01, and when the hand
     lifts with the stroke, which touches neither, neither has moved."""
-    r01, r02, start = (-248.0, -354.0), (-214.0, -354.0), BOARD.circle_centre("SW")
-    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
-                    "R01", r01), "R02", r02)
-    tracker = ShotTracker(state, "red", BOARD)
+    tracker, r01, r02, start = shooters_row()
     u = (math.cos(math.radians(60.0)), math.sin(math.radians(60.0)))
     for k in range(-24, 40):
         t = k / 60

@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from rules.errors import KangleError
 from rules.events.competition import Competition
+from tests.event_kit import rummikub_day
 from web.app import create_app
 from web.hands import DOUBT, SeatHand, read_photo
 from web.links import find_table, table_code
@@ -23,10 +24,7 @@ PASSWORD = "tea-at-the-top-table"  # the organiser's, set when the station start
 
 @pytest.fixture
 def cup(tmp_path):
-    where = str(tmp_path / "cup.db")
-    Competition.create(where, "rummikub", None, {}, [{"name": p} for p in PLAYERS],
-                       "test").close()
-    return where
+    return rummikub_day(tmp_path, PLAYERS)
 
 
 def links(where):

@@ -9,6 +9,7 @@ from starlette.testclient import TestClient
 from rules.errors import KangleError
 from rules.events.competition import Competition
 from rules.events.formats import FORMATS
+from tests.event_kit import rummikub_day
 from web import entryforms
 from web.app import create_app
 from web.entryforms import DRAW, FORMS, WHOLE_ENTRY, entry_data, fields_of, typed_values
@@ -94,10 +95,7 @@ def test_an_entry_reads_in_its_forms_words():
 
 @pytest.fixture
 def cup(tmp_path):
-    where = str(tmp_path / "cup.db")
-    Competition.create(where, "rummikub", None, {}, [{"name": p} for p in PLAYERS],
-                       "test").close()
-    return where
+    return rummikub_day(tmp_path, PLAYERS)
 
 
 def signed_in(client: TestClient) -> str:
