@@ -20,6 +20,7 @@ from rules.errors import KangleError
 from rules.events import knockout, rankrounds
 from rules.events.common import Standings, roster
 from rules.events.competition import EXPORTS, Competition
+from rules.events.store import in_force
 from rules.jsonfile import parse_json
 from web.entryforms import entry_data, fields_of, form_name, in_words, typed_values
 from web.links import WrongCodes, spoken, table_code
@@ -59,7 +60,8 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
         if token is None:
             return RedirectResponse("/o/login", status_code=303)
         everything = comp.store.entries(comp.event)
-        live = {e.seq for e in comp.entries()}
+        current = in_force(everything)  # (one read of the log for the whole page)
+        live = {e.seq for e in current}
         replaced = {e.supersedes for e in everything if e.supersedes is not None}
         done = [int(n) for n in request.query_params.get("done", "").split(",")
                 if n.isdigit()]
@@ -74,7 +76,7 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
         return page(request, "desk.html", status, title=comp.event.name,
                     event=comp.event, entries=everything, live=live, replaced=replaced,
                     kinds=comp.format.ENTRIES, forms=forms, corrections=corrections,
-                    names=roster(comp.entries()).order, notes=_notes(comp.standings()),
+                    names=roster(current).order, notes=_notes(comp.standings()),
                     words={e.seq: in_words(fmt, e.kind, e.data) for e in everything},
                     draws=comp.format in (knockout, rankrounds),
                     draw_round=comp.format is rankrounds,
@@ -192,10 +194,8 @@ def _act(comp: Competition, action: str, typed: dict[str, str]) -> list:
             raise KangleError("say which entry (its number)")
         if action == "void":
             return comp.correct(int(seq), None, BY, typed.get("reason", "").strip())
-        old = next((e for e in comp.store.entries(comp.event) if e.seq == int(seq)), None)
-        if old is None:
-            raise KangleError(f"there is no entry {seq}")
-        return comp.correct(int(seq), _typed_entry(comp, old.kind, typed), BY)
+        kind = comp.entry(int(seq)).kind
+        return comp.correct(int(seq), _typed_entry(comp, kind, typed), BY)
     if action == "draw":
         text = typed.get("round", "").strip()
         if text and not text.isdigit():

@@ -83,14 +83,19 @@ class Competition:
         """The format's check of ``new`` against the log's entries so far (in force)."""
         _check_entry(self.format, self.settings, in_force(existing), new)
 
+    def entry(self, seq: int) -> Entry:
+        """Entry ``seq`` of the log, in force or not (KangleError if there is none)."""
+        found = next((e for e in self.store.entries(self.event) if e.seq == seq), None)
+        if found is None:
+            raise KangleError(f"there is no entry {seq}")
+        return found
+
     def correct(self, seq: int, data: dict[str, Any] | None, by: str,
                 reason: str = "") -> list[Entry]:
         """Replace entry ``seq`` by ``data`` (an entry of the same kind, checked like any
         other), or void it when ``data`` is None (``reason`` kept). The old entry stays
         in the log, marked superseded: nothing is ever changed or deleted."""
-        old = next((e for e in self.store.entries(self.event) if e.seq == seq), None)
-        if old is None:
-            raise KangleError(f"there is no entry {seq}")
+        old = self.entry(seq)
         if data is None:
             return self.record("void", {"reason": reason or "entered by mistake"}, by,
                                supersedes=seq)
