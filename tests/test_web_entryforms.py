@@ -64,7 +64,8 @@ def test_what_an_organiser_types_is_read_as_they_mean_it():
         "stage": "group", "group": "A", "teams": ["Wei", "Shu"], "winner": None}
     # an optional field left empty is left out; a needed one is asked for by its label
     assert entry_data(fields_of("rotating", "register"), {"f-name": "Eve"}) == {"name": "Eve"}
-    for typed, said in (({"f-round": "two", "f-table": "1", "f-scores": "Ann 1"}, "round: "),
+    for typed, said in (({"f-round": "two", "f-table": "1", "f-scores": "Ann 1"},
+                         "round must be a number, not .two."),
                         ({"f-round": "1.5", "f-table": "1", "f-scores": "Ann 1"},
                          "round: a whole number"),
                         ({"f-round": "1", "f-table": "1"}, "scores: nothing was typed"),
@@ -73,7 +74,7 @@ def test_what_an_organiser_types_is_read_as_they_mean_it():
                         ({"f-round": "1", "f-table": "1", "f-scores": "Ann 1\nAnn 2"},
                          "Ann is on two lines"),
                         ({"f-round": "1", "f-table": "1", "f-scores": "Ann inf"},
-                         "is not a number")):
+                         "scores, Ann must be a number, not .inf.")):
         with pytest.raises(KangleError, match=said):
             entry_data(result, typed)
     with pytest.raises(KangleError, match="stage: one of group"):

@@ -28,9 +28,8 @@ from starlette.routing import Route
 from rules.errors import KangleError
 from rules.events.common import whole
 from rules.events.competition import Competition
-from rules.fields import is_number
 from web.desk import desk_routes
-from web.entryforms import in_words
+from web.entryforms import in_words, typed_number
 from web.hands import SeatHand, evidence, read_photo, score_hands
 from web.links import WrongCodes, find_table
 from web.organiser import Organiser, SameOriginPosts
@@ -290,12 +289,13 @@ def _scores(values: dict[str, str]) -> tuple[dict[str, float], str | None]:
     """The typed scores as numbers, or what is wrong with them (said beside the form)."""
     scores: dict[str, float] = {}
     for seat, text in values.items():
+        if not text:
+            return {}, f"{seat}'s score is missing"
         try:
-            value = float(text)
-        except ValueError:
-            return {}, f"{seat}'s score must be a number, not {text!r}" if text else \
-                f"{seat}'s score is missing"
-        if not is_number(value) or abs(value) > MAX_SCORE:
+            value = typed_number(f"{seat}'s score", text)
+        except KangleError as exc:
+            return {}, str(exc)
+        if abs(value) > MAX_SCORE:
             return {}, f"{seat}'s score {text} is not a score of this game"
-        scores[seat] = int(value) if value.is_integer() else value
+        scores[seat] = value
     return scores, None

@@ -14,12 +14,14 @@ entry (``Competition.record``). A part that is a whole game's result (a league g
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import KangleError
+from rules.fields import is_number
 from rules.jsonfile import parse_json
 
 
@@ -161,9 +163,9 @@ def _read(field: Field, text: str) -> Any:
     if shape in ("text", "name"):
         return text
     if shape == "whole":
-        return _number(field.label, text, whole=True)
+        return typed_number(field.label, text, whole=True)
     if shape == "number":
-        return _number(field.label, text, whole=False)
+        return typed_number(field.label, text, whole=False)
     if shape == "choice":
         if text not in field.choices:
             raise KangleError(f"{field.label}: one of {', '.join(field.choices)}, not {text!r}")
@@ -178,18 +180,18 @@ def _read(field: Field, text: str) -> Any:
     return parse_json(text, field.label)
 
 
-def _number(label: str, text: str, whole: bool) -> int | float:
+def typed_number(label: str, text: str, whole: bool = False) -> int | float:
+    """A number as a person types it (a typographic minus allowed), whole ones as int;
+    KangleError naming ``label`` where it is none, not finite or not ``whole``."""
     try:
         value = float(text.replace("−", "-"))
     except ValueError:
-        value = float("nan")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise KangleError(f"{label}: {text!r:.30} is not a number")
-    if whole:
-        if value != int(value):
-            raise KangleError(f"{label}: a whole number, not {text!r:.30}")
-        return int(value)
-    return int(value) if value == int(value) else value
+        value = math.nan
+    if not is_number(value):
+        raise KangleError(f"{label} must be a number, not {text!r:.30}")
+    if whole and not value.is_integer():
+        raise KangleError(f"{label}: a whole number, not {text!r:.30}")
+    return int(value) if value.is_integer() else value
 
 
 def _scores(label: str, text: str) -> dict[str, int | float]:
@@ -206,7 +208,7 @@ def _scores(label: str, text: str) -> dict[str, int | float]:
         name, number = parts.group("name"), parts.group("number")
         if name in scores:
             raise KangleError(f"{label}: {name} is on two lines")
-        scores[name] = _number(f"{label}, {name}", number, whole=False)
+        scores[name] = typed_number(f"{label}, {name}", number, whole=False)
     return scores
 
 
