@@ -122,6 +122,9 @@ COOL_LEVEL = 0.85
 # shadow keeps the print's red share and keeps more than half its light
 PRINT_SHARE = 0.1
 PRINT_LEVEL = 1.6
+# beside an arm or a sleeve, the board round a pixel is brighter than this share of the
+# mean of everything round it, the arm darker
+BELOW = 0.96
 # a hole's black is about 0.06 of the board's brightness, a black piece about 0.4 (four
 # standard deviations above this)
 HOLE_RATIO = 0.2
@@ -234,6 +237,9 @@ class Rectifier:
         self.line_gain = (1.0 + LINE_REDNESS * lines).astype(np.float32)
         k = int(round(2.6 * board.striker_radius * scale / 4)) | 1
         self._small_kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        # (quarter-size) wider than a piece with its shadow, narrower than an arm
+        k = int(round(3.4 * board.piece_radius * scale / 4)) | 1
+        self._wider_than_piece = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         # a window three strikers wide sees mostly board round a piece
         self._median_size = int(round(6 * board.striker_radius * scale / 4)) | 1
         self.print_discs = _printed_discs(self, board)
@@ -245,21 +251,31 @@ class Rectifier:
 
     def _board_level(self, small: np.ndarray, board: np.ndarray, level: int) -> np.ndarray:
         """The board's brightness round each pixel of the quarter-size grey image, from
-        the pixels of ``board`` (a region, holes left out) near it: their mean over a
-        window three strikers wide, taken twice — the second time without the pixels
-        the first said were no board (pieces, light or dark, and pockets' rims). Only
-        the region's own pixels count, its outermost row left out, so its edges are not
-        pulled towards the rest."""
+        the pixels of ``board`` (a region, holes left out) near it, over a window three
+        strikers wide: their mean; then the mean of those not in a region wider than a
+        piece darker than BELOW times it (an arm or a sleeve over the board: beside it
+        the plain mean is the arm's and the board's average, under which the bare
+        board looks like a light piece; a piece's own shadow is narrower); then the
+        mean of those within 4 % of that (no piece, light or dark, and no shadow).
+        Only the region's own pixels count, its outermost row left out, so its edges are
+        not pulled towards the rest."""
         size = (self._median_size, self._median_size)
         values = small.astype(np.float32)
         # the region's outermost quarter-size pixels mix in what lies beyond its edge
         inner = cv2.erode(board.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         weight = (inner & (values > 0.6 * level) & (values < 1.5 * level)).astype(np.float32)
-        for _ in range(2):
-            total = cv2.boxFilter(values * weight, -1, size, normalize=False)
-            count = cv2.boxFilter(weight, -1, size, normalize=False)
-            estimate = np.where(count > 0, total / np.maximum(count, 1e-6), level)
-            weight = weight * (np.abs(values - estimate) < 0.04 * estimate)
+
+        def mean(w: np.ndarray, otherwise) -> np.ndarray:
+            total = cv2.boxFilter(values * w, -1, size, normalize=False)
+            count = cv2.boxFilter(w, -1, size, normalize=False)
+            return np.where(count > 0, total / np.maximum(count, 1e-6), otherwise)
+
+        estimate = mean(weight, level)
+        darker = (values < BELOW * estimate).astype(np.uint8)
+        wide = cv2.morphologyEx(darker, cv2.MORPH_OPEN, self._wider_than_piece)
+        weight = weight * (1 - wide)
+        estimate = mean(weight, estimate)
+        estimate = mean(weight * (np.abs(values - estimate) < 0.04 * estimate), estimate)
         return np.clip(estimate, 0, 255).astype(np.uint8)
 
     def to_px(self, x: float, y: float) -> tuple[int, int]:

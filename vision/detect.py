@@ -21,6 +21,7 @@ import numpy as np
 from calibration.colour import DARK_CLASS, ColourModel
 from calibration.profile import Calibration
 from calibration.rectify import PRINT_SHARE, Rectifier, fill_holes
+from rules.board import carrom_print
 from rules.errors import KangleError
 from vision.crowd import crowd_centres, crowds
 
@@ -43,6 +44,11 @@ UNEXPLAINED = 0.8
 # ... and its outlines' reading is kept only if the pieces it finds make most of it (one
 # round end found in a hand, an arm or a patch of glare makes a small part of the blob)
 EXPLAINS = 0.75
+# over a printed disc, what is no piece covers the ring round it too: a ring pixel is like
+# the blob when no channel differs by more than this share of the blob's brightest, and
+# unlike the board when its brightness is off the board's by more than this share
+COVER_LIKE = 0.12
+COVER_UNLIKE = 0.1
 # a dark disc looked for on the rim has its printed marks closed over
 _AROUND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -91,6 +97,9 @@ class Detector:
         self._blob_area = BLOB * np.pi * self.r_piece ** 2
         k = int(self.r_piece * 1.1) | 1
         self.peak_kernel = np.ones((k, k), np.uint8)
+        # the discs printed in solid colour: centre (rectified px) and radius (px)
+        self._discs = [(*self.rect.to_px(*centre), r * s) for centre, r in (
+            carrom_print(self.board).discs if self.board.design == "carrom" else ())]
 
     def detect(self, frame: np.ndarray, rim_too: bool = True) -> list[Detection]:
         """Every piece in ``frame``; ``rim_too``: and the weak detections of dark discs on
@@ -390,7 +399,22 @@ class Detector:
         px = f.image[max(row - k, 0):row + k + 1, max(col - k, 0):col + k + 1].reshape(
             -1, 3).astype(np.float32)
         share = px[:, 2] / (px.sum(axis=1) + 1)
-        return float(np.mean(np.abs(share - ink[2] / (sum(ink) + 1)) < PRINT_SHARE)) > 0.5
+        if float(np.mean(np.abs(share - ink[2] / (sum(ink) + 1)) < PRINT_SHARE)) > 0.5:
+            return True
+        # what covers the whole disc and runs on beyond it (an arm, a sleeve) is no
+        # piece: most of a ring just outside the disc has the blob's colour and is
+        # unlike the board
+        dc, dr, dradius = min(self._discs, key=lambda d: (d[0] - col) ** 2 + (d[1] - row) ** 2)
+        a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        rows = np.concatenate([dr + (dradius + g) * np.sin(a) for g in (3, 6)])
+        cols = np.concatenate([dc + (dradius + g) * np.cos(a) for g in (3, 6)])
+        rows = np.clip(rows.round().astype(int), 0, f.grey.shape[0] - 1)
+        cols = np.clip(cols.round().astype(int), 0, f.grey.shape[1] - 1)
+        middle = np.median(px, axis=0)
+        like = np.abs(f.image[rows, cols].astype(np.float32) - middle).max(axis=1) < (
+            COVER_LIKE * max(float(middle.max()), 1.0))
+        unlike_board = np.abs(f.ratio_at(rows, cols) - 1) > COVER_UNLIKE
+        return float(np.mean(like & unlike_board)) > 0.5
 
     def _undo_side(self, x: float, y: float, size: str) -> tuple[float, float]:
         """The side of a piece (height t) shows between its top face and where its base
