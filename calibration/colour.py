@@ -27,6 +27,8 @@ NEVER = 10.0  # a redness threshold no pixel reaches (a red share is at most 1)
 # dark wood is a few times brighter), and a redness (a difference of red shares, or NEVER)
 RATIO = (0.0, 50.0)
 REDNESS = (-NEVER, NEVER)
+# a pixel is like a colour within this squared distance of it (three spreads)
+LIKE = 9.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,14 @@ class ColourModel:
         return {colour: ((ratio - mr) / max(sr, 0.03)) ** 2 + (
             (redness - mc) / max(sc, 0.02)) ** 2
             for colour, ((mr, sr), (mc, sc)) in self.classes.items()}
+
+    def like(self, ratio: np.ndarray, redness: np.ndarray, colour: str | None = None
+             ) -> float:
+        """The share of pixels (arrays of ``ratio`` and ``redness``) within LIKE of
+        ``colour``, or of any of the set's colours."""
+        near = self.distances(ratio, redness)
+        least = near[colour] if colour else np.min(np.stack(list(near.values())), axis=0)
+        return float(np.mean(least <= LIKE)) if np.size(least) else 0.0
 
     def classify(self, ratio: float, redness: float) -> tuple[str | None, float]:
         """The colour of a blob (None if it looks like none: a hand, a cue, a shadow) and a

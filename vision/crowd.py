@@ -30,6 +30,12 @@ WIDEST = 1.35
 # ... and at least this share of the disc FACE times its radius round it is in the blob
 FACE = 0.8
 COVERED = 0.9
+# in a set with light pieces (carrom's), a crowd, or a piece, is of pieces when at least
+# this share of its pixels is like one of the set's colours (ColourModel.like; a
+# rosette's: 0.90-0.96; an arm laid over the board, 0-0.02, though it may be nearer red
+# than anything else). Not asked of 康樂棋's set: measured on carrom only, and a moving
+# piece's blur is like no colour its model learnt
+PIECES = 0.5
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -50,16 +56,20 @@ def crowds(mask: np.ndarray, radius: float) -> tuple[np.ndarray, dict, np.ndarra
 def crowd_centres(shape: tuple[int, int], rows: np.ndarray, cols: np.ndarray, f,
                   colours: ColourModel, radius: float) -> list[tuple[float, float]]:
     """The centres (column, row) of the pieces in the crowd of pixels (``rows``,
-    ``cols``) of an image of ``shape``, strongest first."""
+    ``cols``) of an image of ``shape``, strongest first; none where the crowd's pixels
+    are mostly like none of a light set's colours (PIECES)."""
     pad = int(radius) + 2
     y0, x0 = max(rows.min() - pad, 0), max(cols.min() - pad, 0)
     y1, x1 = min(rows.max() + pad + 1, shape[0]), min(cols.max() + pad + 1, shape[1])
-    near = colours.distances(f.ratio_at(rows, cols), f.redness_at(rows, cols))
+    ratio, redness = f.ratio_at(rows, cols), f.redness_at(rows, cols)
+    if colours.light_threshold is not None and colours.like(ratio, redness) < PIECES:
+        return []  # an arm, a sleeve: like none of the set's colours
+    near = np.stack(list(colours.distances(ratio, redness).values()))
     rows, cols = rows - y0, cols - x0
     h, w = y1 - y0, x1 - x0
-    nearest = np.argmin(np.stack(list(near.values())), axis=0)
+    nearest = np.argmin(near, axis=0)
     votes = []
-    for k in range(len(near)):
+    for k in range(near.shape[0]):
         of_k = np.zeros((h, w), np.float32)
         of_k[rows[nearest == k], cols[nearest == k]] = 1
         votes.append(cv2.blur(of_k, (5, 5)))

@@ -23,7 +23,7 @@ from calibration.profile import Calibration
 from calibration.rectify import PRINT_SHARE, Rectifier, fill_holes
 from rules.board import carrom_print
 from rules.errors import KangleError
-from vision.crowd import crowd_centres, crowds
+from vision.crowd import PIECES, crowd_centres, crowds
 
 # the darkest tenth of the ring round a light piece is darker than this share of the board
 # (its side and its shadow); glare has no side
@@ -328,9 +328,15 @@ class Detector:
             return None  # wider than any piece: a hand or a cue
         core = (xs - cx) ** 2 + (ys - cy) ** 2 <= (0.6 * radius) ** 2
         rows, cols = ys[core], xs[core]
+        typical = True  # its pixels like its colour (a light set's: PIECES)
         if self.rect.surface[int(round(cy)), int(round(cx))]:
-            colour, confidence = self.colours.classify(
-                float(f.ratio_at(rows, cols).mean()), float(f.redness_at(rows, cols).mean()))
+            ratio, redness = f.ratio_at(rows, cols), f.redness_at(rows, cols)
+            colour, confidence = self.colours.classify(float(ratio.mean()),
+                                                       float(redness.mean()))
+            if colour and self.colours.light_threshold is not None:
+                # else a piece's worth of an arm or a sleeve, or the middle of a black
+                # and a white man touching: no piece's centre
+                typical = self.colours.like(ratio, redness, colour) >= PIECES
         else:  # on the rim
             colour, confidence = self.colours.classify_by_redness(
                 float(f.redness_at(rows, cols, surface=True).mean()))
@@ -351,7 +357,8 @@ class Detector:
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= min(fill, 1.0)
         mx, my = float(xs.mean()), float(ys.mean())
-        centred = (0.6 <= fill <= 1.5 and  # one piece's worth of pixels, around the peak
+        centred = (typical and  # like its colour, and
+                   0.6 <= fill <= 1.5 and  # one piece's worth of pixels, around the peak
                    (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2 and
                    _roundness(xs - mx, ys - my) > 0.55)  # not two touching pieces as one
         x, y = self._undo_side(*self.rect.to_mm(mx, my), kind)
