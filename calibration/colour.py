@@ -31,6 +31,12 @@ REDNESS = (-NEVER, NEVER)
 LIKE = 9.0
 
 
+def share_like(distances: np.ndarray) -> float:
+    """The share of pixels whose squared distance (ColourModel.distances) is within
+    LIKE."""
+    return float(np.mean(distances <= LIKE)) if np.size(distances) else 0.0
+
+
 @dataclass(frozen=True)
 class ColourModel:
     ratio_threshold: float  # pixels darker than this share of the board are piece
@@ -47,13 +53,9 @@ class ColourModel:
             (redness - mc) / max(sc, 0.02)) ** 2
             for colour, ((mr, sr), (mc, sc)) in self.classes.items()}
 
-    def like(self, ratio: np.ndarray, redness: np.ndarray, colour: str | None = None
-             ) -> float:
-        """The share of pixels (arrays of ``ratio`` and ``redness``) within LIKE of
-        ``colour``, or of any of the set's colours."""
-        near = self.distances(ratio, redness)
-        least = near[colour] if colour else np.min(np.stack(list(near.values())), axis=0)
-        return float(np.mean(least <= LIKE)) if np.size(least) else 0.0
+    def like(self, ratio: np.ndarray, redness: np.ndarray, colour: str) -> float:
+        """The share of pixels (arrays of ``ratio`` and ``redness``) like ``colour``."""
+        return share_like(self.distances(ratio, redness)[colour])
 
     def classify(self, ratio: float, redness: float) -> tuple[str | None, float]:
         """The colour of a blob (None if it looks like none: a hand, a cue, a shadow) and a

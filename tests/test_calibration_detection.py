@@ -23,6 +23,7 @@ from vision.render import (
     Look,
     Renderer,
     carrom_setup,
+    lay_occluder,
     part_of,
     random_camera,
     render_chessboard,
@@ -593,23 +594,6 @@ def test_a_striker_at_the_centre_of_its_circle_is_found_whatever_the_camera():
     assert missed == []
 
 
-def lay_arm(photo: np.ndarray, camera: Camera, start, end, width=85.0, z=60.0,
-            bgr=(120, 150, 200)) -> np.ndarray:
-    """``photo`` with a forearm (a band ``width`` mm wide, ``z`` mm above the board, with
-    a round hand at ``end``) laid from ``start`` to ``end`` (board mm), in one flat
-    colour: the renderer's occluder."""
-    (x0, y0), (x1, y1) = start, end
-    along = np.array([x1 - x0, y1 - y0], float)
-    normal = np.array([-along[1], along[0]]) / np.linalg.norm(along) * width / 2
-    quad = np.array([start + normal, end + normal, end - normal, start - normal])
-    out = photo.copy()
-    poly = camera.project(np.column_stack([quad, np.full(4, z)]))
-    cv2.fillPoly(out, [np.round(poly).astype(np.int32)], bgr, cv2.LINE_AA)
-    tip = np.round(camera.project(np.array([[x1, y1, z]]))[0]).astype(int)
-    cv2.circle(out, tuple(tip), int(45 * camera.matrix[0, 0] / 1100), bgr, -1, cv2.LINE_AA)
-    return out
-
-
 @pytest.mark.parametrize("seed", [0, 2, 3, 6])
 def test_an_arm_over_a_carrom_board_leaves_no_piece_along_it_or_on_the_print_it_covers(seed):
     """Beside an arm the board's mean brightness is the arm's and the board's average,
@@ -628,6 +612,6 @@ def test_an_arm_over_a_carrom_board_leaves_no_piece_along_it_or_on_the_print_it_
     start, end = np.array([-600.0, 240.0]), np.array([-90.0, 240.0])  # over a base disc
     later = {pid: (x, y) for pid, (x, y) in truth.items()
              if abs(y - 240.0) > 120 or x > 60}  # not under the arm or the hand
-    photo = lay_arm(CARROM_RENDER.render(camera, later, replace(look, seed=look.seed + 1)
-                                         ).image, camera, start, end)
+    photo = CARROM_RENDER.render(camera, later, replace(look, seed=look.seed + 1)).image
+    lay_occluder(photo, camera, start, end, hand=True)  # untinted by the frame's light
     assert match_carrom(later, Detector(cal).detect(photo)) == (0, 0, 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.colour import ColourModel
+from calibration.colour import ColourModel, share_like
 
 # a blob larger than this many pieces is a crowd
 CROWD = 2.5
@@ -31,7 +31,7 @@ WIDEST = 1.35
 FACE = 0.8
 COVERED = 0.9
 # in a set with light pieces (carrom's), a crowd, or a piece, is of pieces when at least
-# this share of its pixels is like one of the set's colours (ColourModel.like; a
+# this share of its pixels is like one of the set's colours (colour.share_like; a
 # rosette's: 0.90-0.96; an arm laid over the board, 0-0.02, though it may be nearer red
 # than anything else). Not asked of 康樂棋's set: measured on carrom only, and a moving
 # piece's blur is like no colour its model learnt
@@ -61,10 +61,10 @@ def crowd_centres(shape: tuple[int, int], rows: np.ndarray, cols: np.ndarray, f,
     pad = int(radius) + 2
     y0, x0 = max(rows.min() - pad, 0), max(cols.min() - pad, 0)
     y1, x1 = min(rows.max() + pad + 1, shape[0]), min(cols.max() + pad + 1, shape[1])
-    ratio, redness = f.ratio_at(rows, cols), f.redness_at(rows, cols)
-    if colours.light_threshold is not None and colours.like(ratio, redness) < PIECES:
+    near = np.stack(list(colours.distances(f.ratio_at(rows, cols),
+                                           f.redness_at(rows, cols)).values()))
+    if colours.light_threshold is not None and share_like(near.min(axis=0)) < PIECES:
         return []  # an arm, a sleeve: like none of the set's colours
-    near = np.stack(list(colours.distances(ratio, redness).values()))
     rows, cols = rows - y0, cols - x0
     h, w = y1 - y0, x1 - x0
     nearest = np.argmin(near, axis=0)

@@ -379,14 +379,8 @@ class Detector:
         (level, _), _ = self.colours.classes[colour]
         if level < DARK_CLASS:
             return False
-        a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-
         def darkest_tenth(*gaps: float) -> float:  # of the rings ``gaps`` px outside it
-            rows = np.concatenate([cy + (radius + d) * np.sin(a) for d in gaps])
-            cols = np.concatenate([cx + (radius + d) * np.cos(a) for d in gaps])
-            return float(np.percentile(f.ratio_at(
-                np.clip(rows.round().astype(int), 0, f.grey.shape[0] - 1),
-                np.clip(cols.round().astype(int), 0, f.grey.shape[1] - 1)), 10))
+            return float(np.percentile(f.ratio_at(*_rings(f, cx, cy, radius, gaps)), 10))
         beside = darkest_tenth(1, 3)
         return beside > SHADED and beside > darkest_tenth(8, 11) - EDGE_STEP
 
@@ -412,11 +406,7 @@ class Detector:
         # piece: most of a ring just outside the disc has the blob's colour and is
         # unlike the board
         dc, dr, dradius = min(self._discs, key=lambda d: (d[0] - col) ** 2 + (d[1] - row) ** 2)
-        a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-        rows = np.concatenate([dr + (dradius + g) * np.sin(a) for g in (3, 6)])
-        cols = np.concatenate([dc + (dradius + g) * np.cos(a) for g in (3, 6)])
-        rows = np.clip(rows.round().astype(int), 0, f.grey.shape[0] - 1)
-        cols = np.clip(cols.round().astype(int), 0, f.grey.shape[1] - 1)
+        rows, cols = _rings(f, dc, dr, dradius, (3, 6))
         middle = np.median(px, axis=0)
         like = np.abs(f.image[rows, cols].astype(np.float32) - middle).max(axis=1) < (
             COVER_LIKE * max(float(middle.max()), 1.0))
@@ -437,6 +427,16 @@ class Detector:
     def _where(self, x: float, y: float) -> str:
         region = self.board.region(x, y)
         return {"surface": "surface", "hole": "hole"}.get(region, "rim")
+
+
+def _rings(f, cx: float, cy: float, radius: float, gaps) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (rows, columns) of 48 points on each circle ``gaps`` px outside the
+    circle of ``radius`` round (``cx``, ``cy``), kept in the image."""
+    a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    rows = np.concatenate([cy + (radius + g) * np.sin(a) for g in gaps])
+    cols = np.concatenate([cx + (radius + g) * np.cos(a) for g in gaps])
+    return (np.clip(rows.round().astype(int), 0, f.grey.shape[0] - 1),
+            np.clip(cols.round().astype(int), 0, f.grey.shape[1] - 1))
 
 
 def _strongest_first(peaks: list[Peak]) -> list[Peak]:

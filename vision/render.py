@@ -361,21 +361,13 @@ class Renderer:
             direction = np.array({"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[side])
             end = np.array(start) + direction * (edge - self.board.half + reach)
             hand = rng.random() < 0.6
-            width = 85.0 if hand else 14.0
-            normal = np.array([-direction[1], direction[0]]) * width / 2
-            quad = np.array([start + normal, end + normal, end - normal, start - normal])
-            z = 60.0 if hand else 40.0
-            poly = camera.project(np.column_stack([quad, np.full(4, z)]))
-            colour = (120, 150, 200) if hand else (60, 100, 150)
-            cv2.fillPoly(img, [np.round(poly).astype(np.int32)], colour, cv2.LINE_AA)
-            if hand:
-                tip = camera.project(np.array([[*end, z]]))[0]
-                cv2.circle(img, tuple(np.round(tip).astype(int)),
-                           int(45 * camera.matrix[0, 0] / 1100), colour, -1, cv2.LINE_AA)
+            lay_occluder(img, camera, np.array(start, float), end, hand)
+            width = (HAND if hand else CUE)[0]
+            normal = np.array([-direction[1], direction[0]])
             for pid, pos in pieces.items():
                 d = np.asarray(pos) - np.array(start)
                 along_d = float(d @ direction)
-                across = abs(float(d @ (normal / np.linalg.norm(normal))))
+                across = abs(float(d @ normal))
                 if -20 < along_d < (edge - self.board.half + reach) + (45 if hand else 10) and (
                         across < width / 2 + self._radius(pid) * 0.2):
                     hidden.add(pid)
@@ -392,6 +384,28 @@ class Renderer:
             warm = look.light_warmth * 0.12
             img *= np.array([1 - warm, 1.0, 1 + warm], np.float32)
         return img
+
+
+# a player's forearm with a round hand at its end, and a cue: width (mm), height over the
+# board (mm) and colour (BGR), drawn flat
+HAND = (85.0, 60.0, (120, 150, 200))
+CUE = (14.0, 40.0, (60, 100, 150))
+
+
+def lay_occluder(img: np.ndarray, camera: Camera, start: np.ndarray, end: np.ndarray,
+                 hand: bool) -> None:
+    """Draws into ``img`` (in place) a forearm ending in a round hand at ``end``
+    (``hand``) or a cue, from ``start`` to ``end`` (board mm), in one flat colour."""
+    width, z, colour = HAND if hand else CUE
+    along = end - start
+    normal = np.array([-along[1], along[0]]) / np.linalg.norm(along) * width / 2
+    quad = np.array([start + normal, end + normal, end - normal, start - normal])
+    poly = camera.project(np.column_stack([quad, np.full(4, z)]))
+    cv2.fillPoly(img, [np.round(poly).astype(np.int32)], colour, cv2.LINE_AA)
+    if hand:
+        tip = camera.project(np.array([[*end, z]]))[0]
+        cv2.circle(img, tuple(np.round(tip).astype(int)),
+                   int(45 * camera.matrix[0, 0] / 1100), colour, -1, cv2.LINE_AA)
 
 
 def random_camera(rng: np.random.Generator, size=(1280, 720)) -> Camera:
