@@ -303,10 +303,18 @@ def test_a_piece_lost_by_the_cushion_leaves_the_table_only_if_fast_enough_to_lea
         direction, speed, leaves):
     # held-out 7320 (a player's hand over the baseline): R15, knocked at 0.3 m/s along the
     # south cushion, went under the hand and was called off the table. Slower than about
-    # 1 m/s at the cushion a piece cannot leap it; lost there, it is hidden on the table
-    striker = sliding(BOARD.circle_centre("SE"), 90.0, 2000.0, 0.0)
-    piece = sliding((-100.0, -320.0), direction, speed, 0.2)
-    state = put(EMPTY, "R05", (-100.0, -320.0))
+    # 1 m/s at the cushion a piece cannot leap it; lost there, it is hidden on the table.
+    # The striker runs from SW at 1.5 m/s into R05 and stops on it at 0.2 s, passing the
+    # motion on (a piece nothing struck does not move)
+    start, place = BOARD.circle_centre("SW"), (-100.0, -320.0)
+    run = math.dist(start, place) - BOARD.radius_of("RS") - BOARD.radius_of("R05")
+
+    def striker(t: float) -> tuple[float, float]:
+        k = min(max(1.0 - (0.2 - t) * 1500.0 / run, 0.0), 1.0)  # of the run, by time t
+        return (start[0] + k * run * (place[0] - start[0]) / math.dist(start, place),
+                start[1] + k * run * (place[1] - start[1]) / math.dist(start, place))
+    piece = sliding(place, direction, speed, 0.2)
+    state = put(EMPTY, "R05", place)
     tracker = ShotTracker(state, "red", BOARD)
     rng = random.Random(5)
     for k in range(-6, 180):
@@ -461,31 +469,41 @@ def test_a_maybe_piece_on_the_rim_is_taken_only_for_a_piece_that_left_the_table(
 
 
 def test_a_piece_rolling_to_rest_where_another_fell_into_a_hole_is_not_that_one_back():
-    """B05 drops into the south-west hole; B06 then rolls to rest just where B05 was last
-    seen, at the hole's lip. The piece seen there is B06, still followed: B05 stays
-    pocketed, not brought back (which left the pocket uncalled and two pieces sharing
-    one disc — seen on held-out shots 4823 and 5290)."""
+    """B05 drops into the south-west hole; B06, glanced by the striker on its way up the
+    table, rolls to rest just where B05 was last seen, at the hole's lip, after B05 is
+    gone. The piece seen there is B06, still followed: B05 stays pocketed, not brought
+    back (which left the pocket uncalled and two pieces sharing one disc — seen on
+    held-out shots 4823 and 5290)."""
     empty = gone(started("red"), *started().left("red"), *started().left("black"))
-    state = put(put(empty, "B05", (-265.0, 0.0)), "B06", (150.0, -300.0))
-    truth = simulate(state, Stroke("red", "SW", 89.0, 3.0), BOARD, PHYSICS)
+    truth = simulate(put(empty, "B05", (-265.0, 0.0)), Stroke("red", "SW", 89.0, 3.0), BOARD,
+                     PHYSICS)
     assert [(p.piece, p.hole) for p in truth.pockets] == [("B05", "SW")]
     timeline = Timeline.of(truth, board=BOARD)
     steps = [k / 60.0 for k in range(-6, int((truth.duration + 0.6) * 60))]
     where = [(t, timeline.positions(max(t, 0.0)).get("B05")) for t in steps]
     seen_at = [(t, p) for t, p in where if p is not None and BOARD.region(*p) != "hole"]
     vanished, (lx, ly) = seen_at[-1]
-    rest, start = (lx + 3.0, ly + 3.0), (150.0, -300.0)
+    # B06 stands touching the striker's path at 0.3 s, on its west side, and rolls from
+    # then on to the lip, there 0.45 s after B05 vanished (drawn by hand: the simulated
+    # shot is B05's alone)
+    (ax, ay), (bx, by) = (timeline.positions(t)["RS"] for t in (0.28, 0.32))
+    heading = math.atan2(by - ay, bx - ax)
+    touch = BOARD.radius_of("RS") + BOARD.radius_of("B06") + 1.0
+    (sx, sy) = timeline.positions(0.3)["RS"]
+    start = (sx - touch * math.sin(heading), sy + touch * math.cos(heading))
+    rest = (lx + 3.0, ly + 3.0)
+    state = put(put(empty, "B05", (-265.0, 0.0)), "B06", start)
     tracker = ShotTracker(state, "red", BOARD)
     for t in steps:
         dets = []
         for piece, (x, y) in timeline.positions(max(t, 0.0)).items():
-            if piece == "B06":  # still until B05 is gone, then rolling to the lip
-                k = min(max((t - vanished - 0.05) / 0.4, 0.0), 1.0)
-                x, y = start[0] + k * (rest[0] - start[0]), start[1] + k * (rest[1] - start[1])
             if BOARD.region(x, y) == "hole":
                 continue
             dets.append(Detection(colour_of(piece), "striker" if is_striker(piece) else "piece",
                                   x, y, "surface", 1.0))
+        k = min(max((t - 0.3) / (vanished + 0.45 - 0.3), 0.0), 1.0)
+        dets.append(Detection("black", "piece", start[0] + k * (rest[0] - start[0]),
+                              start[1] + k * (rest[1] - start[1]), "surface", 1.0))
         tracker.update(t, dets)
     seen = tracker.record()
     assert [(p.piece, p.hole) for p in seen.pockets] == [("B05", "SW")]

@@ -154,6 +154,7 @@ class ShotTracker:
         aiming = self._aiming_now()
         used_d: set[int] = set()
         used_t: set[str] = set()
+        jumps: dict[str, Track] = {}
         # First the pieces near where they were (most stand still); then any jump a piece
         # could have made since (it may have been hit between two frames), nearest first;
         # last, a piece still unmatched takes a detection of the other kind near it (two
@@ -204,6 +205,10 @@ class ShotTracker:
                 if aiming and tid != self.striker:
                     self._aimed_at(tr, t, dets[i])
                 else:
+                    if tr.points and tid != self.striker and tr.gone is None and (
+                            not tr.missing) and math.hypot(dets[i].x - tr.pos[0], dets[i].y -
+                                                           tr.pos[1]) > self._own_reach(tr, t):
+                        jumps[tid] = tr  # found farther than it was going: was it struck?
                     tr.points.append((t, dets[i].x, dets[i].y))
                 tr.missing = 0
                 if dets[i].where != "rim":
@@ -213,6 +218,8 @@ class ShotTracker:
                     # a resting piece's detections is no motion)
                     tr.gone = Gone("rim", "", t, 1.0) if math.hypot(
                         *tr.velocity()) < MOVING else None
+        if jumps:
+            used_t -= self._hold_the_unstruck(t, jumps)
         for tr in live:
             if tr.id not in used_t:
                 tr.missing += 1
@@ -307,38 +314,106 @@ class ShotTracker:
         return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
 
     def _hidden_reach(self, tr: Track, t: float) -> float | None:
-        """How far (mm) from its place a piece at rest when last seen and out of sight
-        since (under a hand, a cue, a sleeve) may be found at time ``t``; None for a
-        track this does not apply to (the striker, one in sight, moving or gone). A
-        resting piece moves only when struck: each other track's path since then (and,
-        while lost, where it was heading) is checked for a pass within touching
-        distance. Nothing came near: it still stands where it stood (STILL). Something
-        did, at speed v, from time t0 on: the piece can have been sent no faster than
-        SENT_FASTER v, so no farther than that times t - t0 (a jittering half-covered
-        neighbour sends it nowhere far). Between two sightings a piece may have bounced:
-        the place it touched from lies within the ellipse whose foci are the sightings
-        and whose string is the way it could run meanwhile (the time between them at the
-        fastest it was seen going round them)."""
+        """How far (mm) from its last sighting a piece out of sight since (under a hand,
+        a cue, a sleeve; a blurred streak) may be found at time ``t``: as far as it was
+        going (``_own_reach``) or something can have sent it (``_sent_reach``); None
+        for a track this does not apply to (the striker, set moving by the cue unseen
+        under it; one in sight or gone)."""
         if tr.id == self.striker or tr.gone is not None or not tr.missing:
-            return None  # (the striker is set moving by the cue, unseen under it)
-        # at rest: its mean speed over its last tenth of a second seen (a piece going
-        # under a hand is measured off its middle as it is covered)
-        seen, here = tr.points[-1][0], tr.pos
-        before = next((p for p in reversed(tr.points) if seen - p[0] >= 0.1), None)
-        speed = math.dist(before[1:], here) / (seen - before[0]) if before else math.hypot(
-            *tr.velocity())
-        if speed >= MOVING:
             return None
+        return max(self._own_reach(tr, t), self._sent_reach(tr, t))
+
+    @staticmethod
+    def _last_before(tr: Track, t: float) -> int | None:
+        """The index of a track's last point before time ``t`` (None if none): its last,
+        or the one before when it was seen at ``t`` itself."""
+        k = len(tr.points) - (1 if tr.points[-1][0] < t else 2)
+        return k if k >= 0 else None
+
+    def _at_rest(self, tr: Track, t: float) -> bool:
+        """Whether a piece stood still when last seen before time ``t``: its mean speed
+        over its last tenth of a second seen (a piece going under a hand is measured
+        off its middle as it is covered; a half-covered one is read a few millimetres
+        now here, now there) is below MOVING."""
+        k = self._last_before(tr, t)
+        if k is None:
+            return False
+        last = tr.points[k]
+        j = next((j for j in range(k - 1, -1, -1) if last[0] - tr.points[j][0] >= 0.1),
+                 k - 1)  # (seen for less than a tenth: from the point before)
+        if j < 0:
+            return True
+        return math.dist(tr.points[j][1:], last[1:]) < MOVING * (last[0] - tr.points[j][0])
+
+    def _own_reach(self, tr: Track, t: float) -> float:
+        """How far (mm) from its last sighting before time ``t`` a piece in sight can be
+        found at ``t`` unless struck meanwhile: STILL, and the way it goes at the speed
+        of its last step (a half-covered resting piece read a few millimetres off its
+        middle goes no farther; a cushion turns a moving one, it does not speed it up)."""
+        k = self._last_before(tr, t)
+        if k is None or k == 0:
+            return STILL
+        (t0, x0, y0), (t1, x1, y1) = tr.points[k - 1], tr.points[k]
+        return STILL + math.hypot(x1 - x0, y1 - y0) / max(t1 - t0, 1e-6) * (t - t1)
+
+    def _touching(self, tr: Track, t: float) -> dict[str, tuple[float, float, float]]:
+        """The resting pieces that touch ``tr`` where they stood before time ``t``, and
+        those that touch them, and so on, each with its last sighting ``(t, x, y)``
+        before then (``tr`` first): a row a hit passes along within one frame (a break's
+        far piece leaves while the near ones barely move)."""
+        place = {}
+        for o in self.tracks.values():
+            k = self._last_before(o, t)
+            if o is tr or (k is not None and o.id != self.striker and o.gone is None and
+                           self._at_rest(o, t)):
+                place[o.id] = o.points[k]
+        group, k = [tr.id], 0
+        while k < len(group):
+            a = group[k]
+            group += [o for o in place if o not in group and math.dist(
+                place[a][1:], place[o][1:]) <= self.board.radius_of(a) +
+                self.board.radius_of(o) + 5.0]
+            k += 1
+        return {o: place[o] for o in group}
+
+    def _sent_reach(self, tr: Track, t: float, doubtful: frozenset[str] = frozenset()) -> float:
+        """How far (mm) from where it last stood before time ``t`` a resting piece can
+        have been sent by ``t``. A resting piece moves only when struck: each other
+        track's path since then (and, while lost, where it was heading) is checked for a
+        pass within touching distance of the piece or of a resting piece touching it
+        (``_touching``); the tracks in ``doubtful`` (themselves jumps still in question)
+        strike nothing. Nothing came near: it still stands where it stood (STILL).
+        Something did, at speed v, from time t0 on: the piece can have been sent no
+        faster than SENT_FASTER v, so no farther than that times t - t0 (a jittering
+        half-covered neighbour sends it nowhere far). Between two sightings a piece may
+        have bounced: the place it touched from lies within the ellipse whose foci are
+        the sightings and whose string is the way it could run meanwhile (the time
+        between them at the fastest it was seen going round them)."""
+        group = self._touching(tr, t)
+        seen = group[tr.id][0]
         reach = STILL
         struck = -math.inf if self.start_time is None else self.start_time
         for other in self.tracks.values():
-            if other is tr or other.moved_at() is None:
+            if other.id in group or other.id in doubtful:
+                continue
+            start = other.moved_at()
+            if other.missing and other.gone is None and (
+                    other.id == self.striker if start is None else
+                    sum(p[0] >= start for p in other.points) < 3):
+                # lost before its speed was seen (a striker struck under the cue, blurred
+                # out from its first frame): it may be anywhere it could have gone
+                gap = t - other.points[-1][0]
+                if any(math.dist(other.pos, here[1:]) <= TOP_SPEED * gap + 2 * (
+                        self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0)
+                       for o, here in group.items()):
+                    reach = max(reach, STILL + SENT_FASTER * TOP_SPEED * gap)
+                continue
+            if start is None:
                 continue  # (one never seen STARTED mm from its place has struck nothing)
             path = [p for p in other.points if p[0] >= seen]
             path = [p for p in other.points if p[0] < seen][-1:] + path
             if other.missing and other.gone is None:
                 path.append((t, *other.predict(t)))
-            touch = self.board.radius_of(tr.id) + self.board.radius_of(other.id) + 5.0
             speeds = [math.dist(a[1:], b[1:]) / max(b[0] - a[0], 1e-6)
                       for a, b in zip(path, path[1:], strict=False)]
             for k, (a, b) in enumerate(zip(path, path[1:], strict=False)):
@@ -348,9 +423,37 @@ class ShotTracker:
                     # its sightings did) strikes nothing
                 since = max(a[0], struck)  # (it stood still until the strike)
                 run = (b[0] - since) * fastest
-                if math.dist(a[1:], here) + math.dist(b[1:], here) <= run + 2 * touch:
+                if any(math.dist(a[1:], here[1:]) + math.dist(b[1:], here[1:]) <= run + 2 * (
+                        self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0)
+                       for o, here in group.items()):
                     reach = max(reach, STILL + SENT_FASTER * fastest * (t - since))
         return reach
+
+    def _hold_the_unstruck(self, t: float, jumps: dict[str, Track]) -> set[str]:
+        """Of the pieces in sight that this frame's matching found farther than they
+        were going (``_own_reach``), those nothing can have struck (``_sent_reach``,
+        with this frame's sightings of the others): a half-covered piece read off its
+        middle took a detection that is not it (a hole's mouth cut by the cue into a
+        disc).
+        Each jump that a track other than the jumpers explains is let stand, and then
+        those that the let-standing ones explain, and so on; the rest are undone (their
+        detections left unclaimed), and their ids returned."""
+        doubtful = set(jumps)
+        settled = True
+        while doubtful and settled:
+            settled = False
+            for tid in sorted(doubtful):
+                tr = jumps[tid]
+                place = tr.points[self._last_before(tr, t)]
+                if math.dist(place[1:], tr.pos) <= max(self._own_reach(tr, t), self._sent_reach(
+                        tr, t, frozenset(doubtful - {tid}))):
+                    doubtful.discard(tid)
+                    settled = True
+        for tid in doubtful:
+            tr = jumps[tid]
+            tr.points.pop()
+            tr.gone = None
+        return doubtful
 
     def _left(self, tr: Track) -> bool:
         """Whether a track may be a piece that left the playing surface: thought gone,
