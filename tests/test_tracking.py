@@ -294,6 +294,42 @@ def test_a_piece_by_a_hole_under_the_cue_is_not_taken_into_it():
     assert math.dist(seen.final.get("B13", place), place) < STILL
 
 
+# held-out 7612 as the camera saw it, 0 to 0.6 s (t s, x mm, y mm, every 1/60 s): the
+# striker from SW, and B11, which it sends off the E cushion, meets again at 0.24 s and
+# sends up into the N cushion at 2.6 m/s and back down the E side
+STRIKER_7612 = [(-265, -266), (-255, -258), (-208, -220), (-158, -181), (-109, -144),
+                (-75, -110), (-57, -81), (-35, -59), (-14, -45), (6, -29), (25, -13), (45, 2),
+                (63, 17), (84, 33), (103, 48), (121, 62), (131, 72), (126, 75), (121, 78),
+                (117, 80), (112, 82), (108, 84), (105, 86), (102, 88), (99, 89), (96, 90),
+                (94, 91), (92, 92), (91, 93), (90, 93), (89, 93), (88, 94)]
+B11_7612 = [(-49, -115), (-49, -115), (-49, -115), (-49, -115), (-49, -115), (-21, -107),
+            (49, -87), (117, -66), (183, -47), (248, -27), (316, -7), (343, 11), (303, 27),
+            (262, 44), (224, 59), (186, 75), (161, 96), (180, 139), (197, 180), (213, 220),
+            (229, 259), (246, 301), (262, 339), (275, 345), (286, 300), (296, 254), (303, 212),
+            (313, 167), (322, 124), (331, 82), (340, 38), (349, -3), (352, -43), (347, -83),
+            (342, -120), (337, -156), (332, -194), (327, -230)]
+
+
+def test_a_piece_back_off_a_cushion_is_followed_though_its_step_there_was_short():
+    """Held-out 7612, in detections: B11 runs into the N cushion at 2.6 m/s; the frame
+    that takes in the cushion shows a step of 14 mm (in and out again), the next one
+    45 mm. Unstruck, a piece goes no faster than it did, but its fastest recent step,
+    not that short one, says how fast: B11 is followed back down the E side, not lost
+    there and called into the NE hole."""
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B11", B11_7612[0])
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-12, 60):
+        t = k / 60
+        striker = STRIKER_7612[min(max(k + 2, 0), len(STRIKER_7612) - 1)]
+        piece = B11_7612[min(max(k + 1, 0), len(B11_7612) - 1)]  # (at rest from 0.6 s)
+        tracker.update(t, [Detection("red", "striker", *striker, "surface", 0.9),
+                           Detection("black", "piece", *piece, "surface", 0.9)])
+    seen = tracker.record()
+    assert not seen.pockets and not seen.exits
+    assert math.dist(seen.final["B11"], B11_7612[-1]) < 1.0
+
+
 def test_cushion_before_the_piece_is_seen(venue):
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R03", (-150.0, 100.0))
