@@ -78,6 +78,38 @@ def carrom_setup(board: Board, turn_deg: float = 0.0, gap_mm: float = 0.3
     return pos
 
 
+@dataclass(frozen=True)
+class Lamp:
+    """The light over the table, which casts the shadows of what is held over the board
+    (a player's cue, hand and arm): its middle over the board (``x``, ``y``, board mm)
+    at ``height`` mm above the playing surface, ``width`` mm across (a bulb's shade … a
+    long tube: the wider, the softer a shadow's edge), and ``darkness``, the share of
+    the light a shadow takes (the rest is the room's)."""
+
+    x: float
+    y: float
+    height: float
+    width: float
+    darkness: float
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> Lamp:
+        return cls(x=float(rng.uniform(-250, 250)), y=float(rng.uniform(-250, 250)),
+                   height=float(rng.uniform(600, 1500)), width=float(rng.uniform(80, 500)),
+                   darkness=float(rng.uniform(0.2, 0.6)))
+
+    def shadow_of(self, points: np.ndarray) -> np.ndarray:
+        """Where points ``(x, y, z)`` (board mm, z above the surface) cast their shadow
+        on the surface: away from the lamp, the farther the higher they are."""
+        z = np.minimum(points[:, 2], self.height * 0.9)
+        k = (z / (self.height - z))[:, None]
+        return points[:, :2] + (points[:, :2] - (self.x, self.y)) * k
+
+    def penumbra(self, z: float) -> float:
+        """The width (mm) of the soft edge of the shadow of something ``z`` mm up."""
+        return self.width * z / (self.height - min(z, self.height * 0.9))
+
+
 @dataclass
 class Look:
     """How a frame looks: every field is a nuisance the detector must survive."""
@@ -90,15 +122,20 @@ class Look:
     shadow: float = 0.35  # shadow darkness under pieces
     occluders: int = 0  # hands or cues over the board
     seed: int = 0
+    lamp: Lamp | None = None  # casts the shadows of hands, cues and arms; None: none
 
     @classmethod
     def random(cls, rng: np.random.Generator, occluders: bool = True) -> Look:
-        return cls(light_gradient=float(rng.uniform(0, 0.35)),
+        look = cls(light_gradient=float(rng.uniform(0, 0.35)),
                    light_warmth=float(rng.uniform(-0.6, 0.6)),
                    noise=float(rng.uniform(0.5, 5)), blur=float(rng.uniform(0, 1.0)),
                    jpeg=int(rng.choice([0, 70, 85, 95])), shadow=float(rng.uniform(0.15, 0.45)),
                    occluders=int(rng.random() < 0.15) if occluders else 0,
                    seed=int(rng.integers(1 << 30)))
+        # the lamp from the look's own stream: the draws above (and the caller's next
+        # ones) are as they were before there was a lamp
+        look.lamp = Lamp.random(np.random.default_rng([look.seed, 7]))
+        return look
 
 
 @dataclass
@@ -256,6 +293,8 @@ class Renderer:
             edges = np.linspace(0, layers[0].shape[0], len(layers) + 1).astype(int)
             img = np.concatenate([layer[a:b] for layer, a, b in
                                   zip(layers, edges[:-1], edges[1:], strict=True)])
+            if over and look.lamp:
+                cast_shadows(img, camera, [polygon for polygon, _ in over[k]], look.lamp)
             for polygon, colour in over[k] if over else ():
                 pixels = np.round(camera.project(polygon) * 4).astype(np.int32)
                 cv2.fillPoly(img, [pixels], colour, cv2.LINE_AA, shift=2)
@@ -351,6 +390,7 @@ class Renderer:
 
     def _occluders(self, img, camera, pieces, look, rng) -> set[str]:
         hidden: set[str] = set()
+        laid = []  # (start, end, hand) of each, drawn once all their shadows are cast
         for _ in range(look.occluders):
             side = rng.choice(["S", "N", "E", "W"])
             along = rng.uniform(-300, 300)
@@ -361,7 +401,7 @@ class Renderer:
             direction = np.array({"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[side])
             end = np.array(start) + direction * (edge - self.board.half + reach)
             hand = rng.random() < 0.6
-            lay_occluder(img, camera, np.array(start, float), end, hand)
+            laid.append((np.array(start, float), end, hand))
             width = (HAND if hand else CUE)[0]
             normal = np.array([-direction[1], direction[0]])
             for pid, pos in pieces.items():
@@ -371,6 +411,12 @@ class Renderer:
                 if -20 < along_d < (edge - self.board.half + reach) + (45 if hand else 10) and (
                         across < width / 2 + self._radius(pid) * 0.2):
                     hidden.add(pid)
+        if look.lamp:
+            cast_shadows(img, camera, [shape for start, end, hand in laid
+                                       for shape in occluder_shapes(start, end, hand)],
+                         look.lamp)
+        for start, end, hand in laid:
+            lay_occluder(img, camera, start, end, hand)
         return hidden
 
     def _light(self, img, camera, look) -> np.ndarray:
@@ -396,16 +442,57 @@ def lay_occluder(img: np.ndarray, camera: Camera, start: np.ndarray, end: np.nda
                  hand: bool) -> None:
     """Draws into ``img`` (in place) a forearm ending in a round hand at ``end``
     (``hand``) or a cue, from ``start`` to ``end`` (board mm), in one flat colour."""
-    width, z, colour = HAND if hand else CUE
-    along = end - start
-    normal = np.array([-along[1], along[0]]) / np.linalg.norm(along) * width / 2
-    quad = np.array([start + normal, end + normal, end - normal, start - normal])
-    poly = camera.project(np.column_stack([quad, np.full(4, z)]))
+    _, z, colour = HAND if hand else CUE
+    poly = camera.project(occluder_shapes(start, end, hand)[0])
     cv2.fillPoly(img, [np.round(poly).astype(np.int32)], colour, cv2.LINE_AA)
     if hand:
         tip = camera.project(np.array([[*end, z]]))[0]
         cv2.circle(img, tuple(np.round(tip).astype(int)),
                    int(45 * camera.matrix[0, 0] / 1100), colour, -1, cv2.LINE_AA)
+
+
+def occluder_shapes(start: np.ndarray, end: np.ndarray, hand: bool) -> list[np.ndarray]:
+    """What ``lay_occluder`` draws, as polygons of points ``(x, y, z)`` in board mm: the
+    forearm or cue, and the hand's disc (of the hand's width)."""
+    width, z, _ = HAND if hand else CUE
+    along = end - start
+    normal = np.array([-along[1], along[0]]) / np.linalg.norm(along) * width / 2
+    quad = np.array([start + normal, end + normal, end - normal, start - normal])
+    shapes = [np.column_stack([quad, np.full(4, z)])]
+    if hand:
+        a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+        shapes.append(np.column_stack([end[0] + width / 2 * np.cos(a),
+                                       end[1] + width / 2 * np.sin(a), np.full(24, z)]))
+    return shapes
+
+
+def cast_shadows(img: np.ndarray, camera: Camera, shapes: list[np.ndarray],
+                 lamp: Lamp) -> None:
+    """Darkens ``img`` (float, in place) where ``lamp`` casts the shadows of ``shapes``
+    (polygons of points ``(x, y, z)`` in board mm) on the surface, over the board and
+    the pieces on it alike, each shadow's edge as soft as its height and the lamp's
+    width make it (a penumbra's width is about four of the blur's sigmas)."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    for shape in shapes:
+        ground = lamp.shadow_of(shape)
+        poly = camera.project(np.column_stack([ground, np.zeros(len(ground))]))
+        # pixels per mm where the shadow falls
+        middle = ground.mean(axis=0)
+        a, b = camera.project(np.array([[*middle, 0.0], [middle[0] + 10.0, middle[1], 0.0]]))
+        sigma = max(lamp.penumbra(float(shape[:, 2].mean())) * np.linalg.norm(b - a) / 40, 0.5)
+        pad = int(3 * sigma) + 2
+        x0, y0 = np.floor(poly.min(axis=0)).astype(int) - pad
+        x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + pad
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        layer = np.zeros((y1 - y0, x1 - x0), np.float32)
+        cv2.fillPoly(layer, [np.round((poly - (x0, y0)) * 4).astype(np.int32)], 1.0,
+                     cv2.LINE_AA, shift=2)
+        np.maximum(mask[y0:y1, x0:x1], cv2.GaussianBlur(layer, (0, 0), sigma),
+                   out=mask[y0:y1, x0:x1])
+    img *= (1 - lamp.darkness * mask)[..., None]
 
 
 def random_camera(rng: np.random.Generator, size=(1280, 720)) -> Camera:
