@@ -108,16 +108,17 @@ def rosette(rng, board: Board) -> dict[str, tuple[float, float]]:
 
 
 def keep(folder: Path, name: str, frame, board: Board, truth, misses, extras,
-         detector: Detector) -> None:
+         detector: Detector, pose_note: str = "") -> None:
     """A frame for the failure gallery: each missed piece ringed (green), each false
-    detection crossed (magenta), and a .txt naming them with their board positions;
+    detection crossed (magenta), and a .txt naming them with their board positions
+    (and ``pose_note``, where the board's pose was not found from the frame alone);
     the frame as rendered (.png) and the venue's calibration (.json) beside it, to run
     the detector on it again (``kangle detect FRAME --calibration JSON``)."""
     folder.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(folder / f"{name}-frame.png"), frame.image)
     detector.cal.save(folder / f"{name}-calibration.json")
     image = frame.image.copy()
-    lines = []
+    lines = [pose_note] if pose_note else []
     for pid in misses:
         x, y = truth[pid]
         u, v = np.round(frame.camera.project(np.array([[x, y, 0.0]]))[0]).astype(int)
@@ -159,8 +160,9 @@ def main() -> None:
                         help="share of pieces placed touching another (default %(default)s)")
     parser.add_argument("--board", default="goma", help="goma (康樂棋) or carrom")
     parser.add_argument("--gallery", type=Path, help="write each frame with a missed or a "
-                        "false piece here, the misses ringed in green and the false pieces "
-                        "crossed in magenta, with a .txt of what they were")
+                        "false piece or whose board pose was not found here, the misses "
+                        "ringed in green and the false pieces crossed in magenta, with a "
+                        ".txt of what they were")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     board = load_board(args.board)
@@ -201,9 +203,12 @@ def main() -> None:
                 grid = np.array([(x, y, 0) for x in (-300, 300) for y in (-300, 300)], float)
                 err = np.linalg.norm(camera.to_board(pose.camera.project(grid)) - grid[:, :2],
                                      axis=1)
-                poses += err.max() < 3.0
-            except KangleError:
-                pass
+                posed = err.max() < 3.0
+                pose_note = "" if posed else (f"board pose off by up to {err.max():.1f} mm "
+                                              "at (+-300, +-300)")
+            except KangleError as exc:
+                posed, pose_note = False, f"board pose not found: {exc}"
+            poses += posed
             used = set()
             # visible pieces first; a detection of a piece half under a hand is no
             # false piece, but such pieces do not count against recall either
@@ -232,9 +237,10 @@ def main() -> None:
             extra = len(found) - len(used)
             misses = [pid for pid in truth if pid not in frame.hidden and not any(
                 np.hypot(d.x - truth[pid][0], d.y - truth[pid][1]) <= 10 for d in found)]
-            if args.gallery and (extra or misses):
+            if args.gallery and (extra or misses or not posed):
                 keep(args.gallery, f"venue{venue:03d}-frame{k:02d}", frame, board, truth,
-                     misses, [d for j, d in enumerate(found) if j not in used], detector)
+                     misses, [d for j, d in enumerate(found) if j not in used], detector,
+                     pose_note)
             false += extra
             weak_false += sum(1 for j, d in enumerate(found) if j not in used and d.weak)
             starts[2] += extra if start else 0
