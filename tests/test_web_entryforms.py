@@ -142,3 +142,45 @@ def test_the_desk_records_a_tables_result_typed_as_names_and_scores(cup):
     # a player's page says what was entered in the same words, not as JSON
     behind = client.get(f"/players/{seats[1]}").text
     assert f"round: {r} · table: {t} · scores: " in behind and f"{seats[1]} 30" in behind
+
+
+def test_the_cards_a_uno_hand_left_are_typed_one_line_per_player():
+    hand = fields_of("elimination", "hand")
+    typed = {"f-round": "2", "f-out": "A6",
+             "f-held": "Ann Lee: 7 skip wild\nBo: +2, 3\n\nCy:"}
+    assert entry_data(hand, typed) == {
+        "round": 2, "out": "A6",
+        "held": {"Ann Lee": ["7", "skip", "wild"], "Bo": ["+2", "3"], "Cy": []}}
+    for held, said in (("Ann Lee 7 skip", "not a name, a colon, then the cards"),
+                       (": 7", "not a name, a colon"),
+                       ("Bo: 7\nBo: 8", "Bo is on two lines")):
+        with pytest.raises(KangleError, match=said):
+            entry_data(hand, {**typed, "f-held": held})
+    assert entryforms.in_words("elimination", "hand", EXAMPLES[("elimination", "hand")]) == (
+        "round: 1 · group: B · went out: B1 · cards held: B2: 7 skip")
+
+
+def test_the_desk_records_a_uno_hand_typed_as_cards(tmp_path):
+    """The cards typed at the desk are the format's to judge (an unknown card is refused
+    with the game's reason, the typing kept) and score as `kangle event record` would:
+    four wilds and a wild draw four, 250 points, are capped at 200."""
+    players = [{"name": f"{g}{d}", "day": f"Day {d}", "group": g} for d in range(1, 4)
+               for g in "AB"]
+    where = str(tmp_path / "uno.db")
+    Competition.create(where, "uno", None, {}, players, "test").close()
+    client = TestClient(create_app(where, PASSWORD))
+    form = {"form_token": signed_in(client), "action": "record", "kind": "hand",
+            "f-round": "1", "f-group": "A", "f-out": "A3"}
+    wrong = client.post("/o/act", data={**form, "f-held": "A1: 7 joker\nA2: 9"})
+    assert wrong.status_code == 422 and "is not an UNO card" in wrong.text
+    assert re.search(r'<textarea name="f-held"[^>]*>A1: 7 joker\nA2: 9</textarea>', wrong.text)
+    done = client.post("/o/act", data={**form, "f-held": "A1: wild wild, wild wild +4\nA2: 9"})
+    assert done.status_code == 200 and "Recorded entry" in done.text
+    comp = Competition.open(where)
+    entry = next(e for e in comp.entries() if e.kind == "hand")
+    rows = {r.name: r for r in comp.standings().rows}
+    comp.close()
+    assert entry.data["held"] == {"A1": ["wild", "wild", "wild", "wild", "+4"], "A2": ["9"]}
+    # 250 in cards is capped at 200 (out at once); a 9 costs 9
+    assert [(r.name, r.values["total"]) for r in rows.values()] == [
+        ("Day 3", 0), ("Day 2", -9), ("Day 1", -200)]

@@ -2,12 +2,12 @@
 
 Each field is a part of the entry's data as `kangle event record` takes it
 (docs/formats.md): names typed from the event's own list (names, never internal ids),
-rounds and tables as numbers, a table's scores as one line per player. ``entry_data``
-turns what was typed into that data and ``typed_values`` turns an entry back into what
-its form shows, so a correction starts from the entry as it stands. Nothing here checks
-an entry beyond the shape of what was typed: the format checks it, as it checks every
-entry (``Competition.record``). A part that is a whole game's result (a league game, a
-三国杀 match, a 找朋友 round, the cards a UNO hand left) stays JSON, as for
+rounds and tables as numbers, a table's scores, or the cards a UNO hand left, as one
+line per player. ``entry_data`` turns what was typed into that data and ``typed_values``
+turns an entry back into what its form shows, so a correction starts from the entry as
+it stands. Nothing here checks an entry beyond the shape of what was typed: the format
+checks it, as it checks every entry (``Competition.record``). A part that is a whole
+game's result (a league game, a 三国杀 match, a 找朋友 round) stays JSON, as for
 `kangle score`.
 """
 
@@ -35,6 +35,8 @@ class Field:
     - ``names``: names one per line (an order), read as a list;
     - ``tables``: one table per line, its names separated by commas;
     - ``scores``: one line per player, the name then a number: ``Ann 12`` or ``Ann: -4``;
+    - ``cards``: one line per player, the name, a colon, then the cards (spaces or commas
+      between them): ``Ann Lee: 7 skip wild``, read as {name: [card, …]};
     - ``json``: JSON, for a game's whole result (``key`` empty: the whole entry).
     """
 
@@ -118,8 +120,10 @@ FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
                  Field("group", "group", "choice", choices=("A", "B"), optional=True,
                        hint="round 1 only"),
                  Field("out", "went out", "name"),
-                 Field("held", "cards held", "json",
-                       hint='{"name": ["7", "skip", "wild"], …}: each other player\'s cards')),
+                 Field("held", "cards held", "cards",
+                       hint="one line per other player: the name, a colon, then the cards "
+                            "left in the hand (0-9, skip, reverse, draw2, wild, wild4): "
+                            "“Ann Lee: 7 skip wild”")),
         "supporters": (Field("day", "day", "text"), Field("count", "supporters", "whole")),
     },
 }
@@ -177,6 +181,8 @@ def _read(field: Field, text: str) -> Any:
                 for line in text.splitlines() if line.strip()]
     if shape == "scores":
         return _scores(field.label, text)
+    if shape == "cards":
+        return _cards(field.label, text)
     return parse_json(text, field.label)
 
 
@@ -212,6 +218,24 @@ def _scores(label: str, text: str) -> dict[str, int | float]:
     return scores
 
 
+def _cards(label: str, text: str) -> dict[str, list[str]]:
+    """``name: card card …`` lines as {name: [card, …]}; the cards are read as typed (the
+    game says which are none)."""
+    held: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        name, colon, cards = line.partition(":")
+        name = name.strip()
+        if not line.strip():
+            continue
+        if not colon or not name:
+            raise KangleError(f"{label}: {line.strip()!r:.40} is not a name, a colon, then "
+                              "the cards, like “Ann: 7 skip wild”")
+        if name in held:
+            raise KangleError(f"{label}: {name} is on two lines")
+        held[name] = cards.replace(",", " ").split()
+    return held
+
+
 def typed_values(fields: tuple[Field, ...], data: Mapping[str, Any]) -> dict[str, str]:
     """What each input of ``fields`` shows for an entry whose data is ``data``: the
     inverse of ``entry_data``, so a correction starts from the entry as it stands."""
@@ -224,6 +248,9 @@ def typed_values(fields: tuple[Field, ...], data: Mapping[str, Any]) -> dict[str
             text = json.dumps(value, ensure_ascii=False)
         elif field.shape == "scores" and isinstance(value, dict):
             text = "\n".join(f"{n} {_plain(v)}" for n, v in value.items())
+        elif field.shape == "cards" and isinstance(value, dict):
+            text = "\n".join(f"{n}: {' '.join(map(str, c)) if isinstance(c, list) else c}"
+                             for n, c in value.items())
         elif field.shape == "names" and isinstance(value, list):
             text = "\n".join(map(str, value))
         elif field.shape == "tables" and isinstance(value, list):
