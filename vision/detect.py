@@ -32,6 +32,8 @@ SHADED = 0.9
 # farther out (the board's own grain and light): a piece right under the camera shows no
 # side and casts a faint shadow, but its edge still darkens the board beside it
 EDGE_STEP = 0.04
+# ... each ring judged by its board pixels where they are at least this share of it
+RING_BOARD = 0.25
 # beyond this share of its radius from its centre, a black piece's pixels are dark (its
 # printed mark lies inside)
 OUTER = 0.85
@@ -379,8 +381,17 @@ class Detector:
         (level, _), _ = self.colours.classes[colour]
         if level < DARK_CLASS:
             return False
-        def darkest_tenth(*gaps: float) -> float:  # of the rings ``gaps`` px outside it
-            return float(np.percentile(f.ratio_at(*_rings(f, cx, cy, radius, gaps)), 10))
+
+        def darkest_tenth(*gaps: float) -> float:
+            """Of the board's own pixels on the rings ``gaps`` px outside it: a printed
+            line or the frame beyond the playing surface is darker for reasons of its
+            own (beside the frame, the ring farther out was always darker than any
+            shadow, and a white man there was taken for glare)."""
+            rows, cols = _rings(f, cx, cy, radius, gaps)
+            board = (f.not_lines[rows, cols] > 0) & (self.rect.allowed[rows, cols] > 0)
+            if np.count_nonzero(board) >= RING_BOARD * len(rows):
+                rows, cols = rows[board], cols[board]
+            return float(np.percentile(f.ratio_at(rows, cols), 10))
         beside = darkest_tenth(1, 3)
         return beside > SHADED and beside > darkest_tenth(8, 11) - EDGE_STEP
 
