@@ -193,19 +193,23 @@ def describe(record) -> list[str]:
     return lines
 
 
-def gallery(folder: Path, name: str, kind: str, frames, truth, seen, said,
+def thumbnail(image: np.ndarray) -> np.ndarray:
+    """A frame at half size, as the gallery shows it."""
+    return cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+
+
+def gallery(folder: Path, name: str, kind: str, thumbs, truth, seen, said,
             true_calls) -> None:
-    """A GIF of the shot (every other frame, half size) beside what the truth and the
-    camera said, for one wrong call."""
+    """A GIF of the shot (``thumbs``: every other frame's time and ``thumbnail``) beside
+    what the truth and the camera said, for one wrong call."""
     folder.mkdir(parents=True, exist_ok=True)
     text = ([f"{name} ({kind})", "", "TRUTH"] + describe(truth) +
             [f"  {c.rule} {c.kind}: {c.text}" for c in true_calls] + ["", "CAMERA"] +
             (describe(seen) if seen else ["(no record)"]) +
             [f"  {c.rule} {c.kind}{' [CONFIRM]' if c.confirm else ''}: {c.text}" for c in said])
     pictures = []
-    blank = np.full((frames[0][1].shape[0] // 2, 480, 3), 40, np.uint8)
-    for t, image in frames[::2]:
-        small = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    blank = np.full((thumbs[0][1].shape[0], 480, 3), 40, np.uint8)
+    for t, small in thumbs:
         panel = draw_lines(blank, [f"t = {t:+.2f} s", *text], (6, 4), 11, (255, 255, 255), 468)
         pictures.append(Image.fromarray(np.hstack([small, panel])[:, :, ::-1]))
     stem = folder / f"{name.replace(' ', '-')}-{kind}"
@@ -270,17 +274,21 @@ def main() -> None:
                            compress=args.compress, lead=0.4 if args.player else 0.1,
                            player=Player.random(np.random.default_rng([HELD_OUT + k, 1]))
                            if args.player else None)
-        for t, image in frames:
+        thumbs = []  # every other frame at half size, for the gallery
+        for i, (t, image) in enumerate(frames):
             start = time.perf_counter()
             found = detector.detect(image, rim_too=tracker.wants_rim)  # as kangle referee
             mid = time.perf_counter()
             tracker.update(t, found)
             frame_times.append(time.perf_counter() - start)
             detect_times.append(mid - start)
+            if args.gallery and i % 2 == 0:
+                thumbs.append((t, thumbnail(image)))
         # a live camera goes on seeing the table at rest after the film ends: the
         # tracker gets those frames until it rules or says it could not follow the shot
-        t_next = frames[-1][0]
-        while not (tracker.over or tracker.unfollowed) and t_next < frames[-1][0] + 0.5:
+        t_next = t_end = frames[-1][0]
+        del frames, image  # (a long shot's film is gigabytes: not held into the next)
+        while not (tracker.over or tracker.unfollowed) and t_next < t_end + 0.5:
             t_next += 1 / args.fps
             tracker.update(t_next, found)
         try:
@@ -332,7 +340,7 @@ def main() -> None:
         first_wrong = seen is not None and t_first != s_first
         if args.gallery and (not same or first_wrong):
             name = f"held-out shot {k}" if args.seed is None else f"seed {args.seed} shot {k}"
-            gallery(args.gallery, name, kind if not same else f"{kind}-first-contact", frames,
+            gallery(args.gallery, name, kind if not same else f"{kind}-first-contact", thumbs,
                     truth, seen, said, true_calls)
     n = counts["shots"]
     e = np.array(final_err)

@@ -75,38 +75,41 @@ def film_shot(renderer: Renderer, camera: Camera, record: ShotRecord, fps: float
     over = [player.shapes(record, t, board.striker_radius, board.striker_thickness)
             for t in times.tolist()] if player is not None else None
     images = renderer.film(camera, exposures, look, bands, over)
-    if webcam is not None:
-        images = [cv2.convertScaleAbs(img, alpha=webcam.gain(t)) for t, img in
-                  zip(times.tolist(), images, strict=True)]
+    if webcam is not None:  # (in place: a long film is not held twice)
+        for t, img in zip(times.tolist(), images, strict=True):
+            cv2.convertScaleAbs(img, dst=img, alpha=webcam.gain(t))
     if compress:
         images = compressed(images, fps)
     return list(zip(times.tolist(), images, strict=True))
 
 
 def compressed(images: list[np.ndarray], fps: float) -> list[np.ndarray]:
-    """The frames as they come out of a lossy, motion-compensated video codec: encoded as
+    """The frames as they come out of a lossy, motion-compensated video codec (``images``
+    is emptied as they are written, so a long film is not held twice): encoded as
     MPEG-4 Part 2 (``mp4v``, OpenCV's FFmpeg default rate: about 1.8 Mbit/s for 1280x720
     at 60 fps, 36 dB PSNR on a filmed shot) and decoded again. A webcam streams H.264,
     which OpenCV's wheels cannot encode; MPEG-4 Part 2 makes the same kinds of damage
     (8x8 blocks quantised, fast pieces smeared by motion compensation, detail lost
     between key frames), somewhat more of it at one rate."""
     h, w = images[0].shape[:2]
+    count = len(images)
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "film.mp4")
         writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
         if not writer.isOpened():
             raise RuntimeError("this OpenCV build has no MPEG-4 encoder")
-        for image in images:
-            writer.write(image)
+        images.reverse()
+        while images:
+            writer.write(images.pop())
         writer.release()
         source = cv2.VideoCapture(path)
         out = []
-        while len(out) < len(images):
+        while len(out) < count:
             ok, image = source.read()
             if not ok:
                 break
             out.append(image)
         source.release()
-    if len(out) != len(images):
-        raise RuntimeError(f"the codec gave back {len(out)} of {len(images)} frames")
+    if len(out) != count:
+        raise RuntimeError(f"the codec gave back {len(out)} of {count} frames")
     return out
