@@ -71,7 +71,10 @@ class Features:
         a line, or redder than a line's warmest pixels (which can pass the colour model's
         midway threshold and join a striker to the circle round it). On discs printed in
         solid colour (``print_bgr``, as the calibration saw them) a pixel is a piece's
-        when its colour (red share) or brightness is unlike the print's.
+        when its colour (red share) or brightness is unlike the print's; but the print
+        darkened by a piece's shadow (its red share kept) is taken out again once the
+        blobs are closed and filled, so a man standing on a disc is not joined to its
+        shaded part (which moved his blob's middle off him).
         Integer arithmetic for the 康樂棋 set: this runs on every frame."""
         dark = self.grey < cv2.convertScaleAbs(self.background, alpha=ratio_below)
         dark &= (self.grey >= cv2.convertScaleAbs(self.background, alpha=HOLE_RATIO)) | (
@@ -90,22 +93,27 @@ class Features:
             clipped = cv2.max(cv2.max(b, g), r) >= 250  # a saturated channel: no colour
             seen |= cool & ~clipped & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
                 self.not_lines > 0)
+        shaded_print = None
         if print_bgr is not None and self.print_discs.any():
             on = self.print_discs > 0
             ink = np.asarray(print_bgr, np.float32)
             px = self.image[on].astype(np.float32)
             share = px[:, 2] / (px.sum(axis=1) + 1)
             level = px.sum(axis=1) / max(float(ink.sum()), 1.0)
-            unlike = (np.abs(share - ink[2] / (ink.sum() + 1)) > PRINT_SHARE) | (
-                level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
-            seen[on] = unlike
+            like = np.abs(share - ink[2] / (ink.sum() + 1)) <= PRINT_SHARE
+            seen[on] = ~like | (level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
+            # the print darkened by a piece's shadow keeps its red share: no piece's
+            shaded_print = np.zeros(seen.shape, bool)
+            shaded_print[on] = like & (level < 1 / PRINT_LEVEL)
         mask = (seen & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)
         solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
         bridged = cv2.morphologyEx(solid, cv2.MORPH_CLOSE, _BRIDGE) & (1 - self.not_lines)
-        mask = cv2.morphologyEx(mask | bridged, cv2.MORPH_CLOSE, _CLOSE)
-        return fill_holes(mask)
+        mask = fill_holes(cv2.morphologyEx(mask | bridged, cv2.MORPH_CLOSE, _CLOSE))
+        if shaded_print is not None:
+            mask[shaded_print] = 0
+        return mask
 
 
 _CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
