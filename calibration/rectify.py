@@ -130,8 +130,8 @@ COOL_LEVEL = 0.85
 # shadow keeps the print's red share and keeps more than half its light
 PRINT_SHARE = 0.1
 PRINT_LEVEL = 1.6
-# beside an arm or a sleeve, the board round a pixel is brighter than this share of the
-# mean of everything round it, the arm darker
+# an arm or a sleeve over the board, and the shadow it casts, are darker than this share
+# of the lit board beside them
 BELOW = 0.96
 # the width (mm) of a forearm held over the board, or of a sleeve: the widest thing over
 # it whose middle must still see the lit board beside it
