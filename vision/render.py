@@ -490,9 +490,22 @@ def cast_shadows(img: np.ndarray, camera: Camera, shapes: list[np.ndarray],
         layer = np.zeros((y1 - y0, x1 - x0), np.float32)
         cv2.fillPoly(layer, [np.round((poly - (x0, y0)) * 4).astype(np.int32)], 1.0,
                      cv2.LINE_AA, shift=2)
-        np.maximum(mask[y0:y1, x0:x1], cv2.GaussianBlur(layer, (0, 0), sigma),
-                   out=mask[y0:y1, x0:x1])
+        np.maximum(mask[y0:y1, x0:x1], _soften(layer, sigma), out=mask[y0:y1, x0:x1])
     img *= (1 - lamp.darkness * mask)[..., None]
+
+
+def _soften(layer: np.ndarray, sigma: float) -> np.ndarray:
+    """``layer`` blurred with a Gaussian of ``sigma`` px. A wide one (an arm lifted
+    towards a low lamp: a penumbra of metres) is as smooth at a fraction of the size,
+    and blurred there: a full-size kernel of hundreds of pixels took seconds a frame."""
+    shrink = int(sigma // 4)
+    if shrink < 2:
+        return cv2.GaussianBlur(layer, (0, 0), sigma)
+    h, w = layer.shape
+    small = cv2.resize(layer, (max(w // shrink, 1), max(h // shrink, 1)),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / shrink), (w, h),
+                      interpolation=cv2.INTER_LINEAR)
 
 
 def random_camera(rng: np.random.Generator, size=(1280, 720)) -> Camera:
