@@ -477,6 +477,9 @@ def cast_shadows(img: np.ndarray, camera: Camera, shapes: list[np.ndarray],
     for shape in shapes:
         ground = lamp.shadow_of(shape)
         poly = camera.project(np.column_stack([ground, np.zeros(len(ground))]))
+        # something lifted nearly to the lamp throws a faint shadow beyond the view
+        if not np.all(np.abs(poly) < 1e6):
+            continue
         # pixels per mm where the shadow falls
         middle = ground.mean(axis=0)
         a, b = camera.project(np.array([[*middle, 0.0], [middle[0] + 10.0, middle[1], 0.0]]))
