@@ -287,7 +287,7 @@ def main() -> None:
         # a live camera goes on seeing the table at rest after the film ends: the
         # tracker gets those frames until it rules or says it could not follow the shot
         t_next = t_end = frames[-1][0]
-        del frames, image  # (a long shot's film is gigabytes: not held into the next)
+        del frames  # (a long shot's film is gigabytes: not held into the next)
         while not (tracker.over or tracker.unfollowed) and t_next < t_end + 0.5:
             t_next += 1 / args.fps
             tracker.update(t_next, found)

@@ -93,7 +93,7 @@ class Features:
             clipped = cv2.max(cv2.max(b, g), r) >= 250  # a saturated channel: no colour
             seen |= cool & ~clipped & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
                 self.not_lines > 0)
-        shaded_print = None
+        on = shaded_print = None
         if print_bgr is not None and self.print_discs.any():
             on = self.print_discs > 0
             ink = np.asarray(print_bgr, np.float32)
@@ -103,16 +103,15 @@ class Features:
             like = np.abs(share - ink[2] / (ink.sum() + 1)) <= PRINT_SHARE
             seen[on] = ~like | (level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
             # the print darkened by a piece's shadow keeps its red share: no piece's
-            shaded_print = np.zeros(seen.shape, bool)
-            shaded_print[on] = like & (level < 1 / PRINT_LEVEL)
+            shaded_print = like & (level < 1 / PRINT_LEVEL)
         mask = (seen & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)
         solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
         bridged = cv2.morphologyEx(solid, cv2.MORPH_CLOSE, _BRIDGE) & (1 - self.not_lines)
         mask = fill_holes(cv2.morphologyEx(mask | bridged, cv2.MORPH_CLOSE, _CLOSE))
-        if shaded_print is not None:
-            mask[shaded_print] = 0
+        if on is not None:
+            mask[on] *= ~shaded_print
         return mask
 
 

@@ -98,16 +98,22 @@ class Lamp:
                    height=float(rng.uniform(600, 1500)), width=float(rng.uniform(80, 500)),
                    darkness=float(rng.uniform(0.2, 0.6)))
 
+    def spread(self, z):
+        """How far (a share of its distance from under the lamp) the shadow of something
+        ``z`` mm up falls beyond it: z / (height - z), what lies at the lamp's height or
+        above taken as at 0.9 of it."""
+        z = np.minimum(z, self.height * 0.9)
+        return z / (self.height - z)
+
     def shadow_of(self, points: np.ndarray) -> np.ndarray:
         """Where points ``(x, y, z)`` (board mm, z above the surface) cast their shadow
         on the surface: away from the lamp, the farther the higher they are."""
-        z = np.minimum(points[:, 2], self.height * 0.9)
-        k = (z / (self.height - z))[:, None]
-        return points[:, :2] + (points[:, :2] - (self.x, self.y)) * k
+        return points[:, :2] + (points[:, :2] - (self.x, self.y)) * self.spread(
+            points[:, 2])[:, None]
 
     def penumbra(self, z: float) -> float:
         """The width (mm) of the soft edge of the shadow of something ``z`` mm up."""
-        return self.width * z / (self.height - min(z, self.height * 0.9))
+        return self.width * float(self.spread(z))
 
 
 @dataclass

@@ -223,10 +223,10 @@ def _cards(label: str, text: str) -> dict[str, list[str]]:
     game says which are none)."""
     held: dict[str, list[str]] = {}
     for line in text.splitlines():
-        name, colon, cards = line.partition(":")
-        name = name.strip()
         if not line.strip():
             continue
+        name, colon, cards = line.partition(":")
+        name = name.strip()
         if not colon or not name:
             raise KangleError(f"{label}: {line.strip()!r:.40} is not a name, a colon, then "
                               "the cards, like “Ann: 7 skip wild”")
