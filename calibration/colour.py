@@ -53,10 +53,6 @@ class ColourModel:
             (redness - mc) / max(sc, 0.02)) ** 2
             for colour, ((mr, sr), (mc, sc)) in self.classes.items()}
 
-    def like(self, ratio: np.ndarray, redness: np.ndarray, colour: str) -> float:
-        """The share of pixels (arrays of ``ratio`` and ``redness``) like ``colour``."""
-        return share_like(self.distances(ratio, redness)[colour])
-
     def classify(self, ratio: float, redness: float) -> tuple[str | None, float]:
         """The colour of a blob (None if it looks like none: a hand, a cue, a shadow) and a
         confidence 0-1."""

@@ -37,6 +37,9 @@ class Features:
     line_gain: np.ndarray  # float32: 1 + LINE_REDNESS on the lines, 1 elsewhere
     print_discs: np.ndarray  # uint8: 1 over discs printed in solid colour (carrom's)
     rim_level: float  # the rim's brightness as a share of the playing surface's
+    # uint8: 1 on the pixels that passed a piece's test by themselves (the second of what
+    # ``pieces`` gives, kept here by the detector), not closed or filled in
+    seen: np.ndarray | None = None
 
     @property
     def ratio(self) -> np.ndarray:
@@ -60,9 +63,11 @@ class Features:
     def pieces(self, ratio_below: float, redness_above: float, allowed: np.ndarray,
                light_above: float | None = None,
                print_bgr: tuple[float, float, float] | None = None,
-               cooler_by: float | None = None) -> np.ndarray:
-        """Pixels that belong to a piece: much darker than the board (black pieces, and
-        the sides of all pieces), much lighter (``light_above``: white pieces, for sets
+               cooler_by: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Pixels that belong to a piece, and those of them that passed a test by
+        themselves (both uint8, 1 on them): the rest were closed or filled in. A piece's
+        pixels are much darker than the board (black pieces, and the sides of all
+        pieces), much lighter (``light_above``: white pieces, for sets
         that have them), much redder (red pieces, whose brightness under warm light
         can match the wood's) or, with ``cooler_by``, much less red than the board (a
         white piece on pale wood differs more in colour than in brightness; a shadow
@@ -90,7 +95,7 @@ class Features:
         if cooler_by is not None:  # only as light as the board (a dark piece's blurred rim
             share = r.astype(np.float32) / (total + 1)  # is neutral too, and darker)
             cool = share < self.board_red - np.float32(cooler_by)
-            clipped = cv2.max(cv2.max(b, g), r) >= 250  # a saturated channel: no colour
+            clipped = cv2.max(cv2.max(b, g), r) >= CLIPPED  # (no colour in it)
             seen |= cool & ~clipped & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
                 self.not_lines > 0)
         on = shaded_print = None
@@ -105,6 +110,7 @@ class Features:
             # the print darkened by a piece's shadow keeps its red share: no piece's
             shaded_print = like & (level < 1 / PRINT_LEVEL)
         mask = (seen & (allowed > 0)).astype(np.uint8)
+        seen = mask.copy()
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)
         solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
@@ -112,7 +118,7 @@ class Features:
         mask = fill_holes(cv2.morphologyEx(mask | bridged, cv2.MORPH_CLOSE, _CLOSE))
         if on is not None:
             mask[on] *= ~shaded_print
-        return mask
+        return mask, seen
 
 
 _CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -124,6 +130,8 @@ LINE_REDNESS = 0.4
 # a pixel less red than the board counts as a light piece's only when it keeps this share
 # of the board's brightness
 COOL_LEVEL = 0.85
+# a pixel with a channel this bright is saturated: its colour (red share) says nothing
+CLIPPED = 250
 # on a printed disc, a pixel whose red share differs from the print's by this much, or
 # whose brightness is this many times the print's (or its inverse), is a piece's; a
 # shadow keeps the print's red share and keeps more than half its light

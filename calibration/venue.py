@@ -321,9 +321,9 @@ def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
     light = "white" in board.set_colours
     f = rect.features(frame, light=light)
     ink = _print_colour(f)
-    mask = f.pieces(WIDE_RATIO, WIDE_REDNESS if "red" in board.set_colours else NEVER,
-                    rect.allowed & rect.surface, WIDE_LIGHT if light else None, ink,
-                    WIDE_COOL if light else None)
+    mask, _ = f.pieces(WIDE_RATIO, WIDE_REDNESS if "red" in board.set_colours else NEVER,
+                       rect.allowed & rect.surface, WIDE_LIGHT if light else None, ink,
+                       WIDE_COOL if light else None)
     ratio, redness = f.ratio, f.redness
     # pieces touching (the carrom set-up's rosette) are told apart by their pixels'
     # colour first, then those of one colour by the peaks of its part of the mask

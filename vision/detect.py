@@ -18,13 +18,20 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from calibration.colour import DARK_CLASS, ColourModel
+from calibration.colour import DARK_CLASS, LIKE, ColourModel
 from calibration.profile import Calibration
-from calibration.rectify import PRINT_SHARE, Rectifier, fill_holes
+from calibration.rectify import CLIPPED, PRINT_SHARE, Rectifier, fill_holes
 from rules.board import carrom_print
 from rules.errors import KangleError
 from vision.crowd import PIECES, crowd_centres, crowds
 
+# the least share of a light piece's middle whose pixels are like its colour and pass a
+# piece's test by themselves (Features.pieces), not closed or filled in (on the carrom
+# benchmark's seed 89 the board enclosed by print has 0.10-0.44, men 0.63 and up) ...
+FACE_SEEN = 0.5
+# ... unless this share of it is saturated (CLIPPED: no colour to tell; a white man under
+# a bright lamp, 0.88, where the board round him has 0.15)
+SATURATED = 0.5
 # the darkest tenth of the ring round a light piece is darker than this share of the board
 # (its side and its shadow); glare has no side
 SHADED = 0.9
@@ -37,6 +44,9 @@ RING_BOARD = 0.25
 # beyond this share of its radius from its centre, a black piece's pixels are dark (its
 # printed mark lies inside)
 OUTER = 0.85
+# a ring printed round a piece holds at most this many strikers' area (a shooting circle
+# round its striker: 1.7)
+RING_HOLDS = 2.5
 # a lone piece's blob in the mask: its top face, side and shadow (1.09-1.22 times the
 # face's area on rendered frames)
 BLOB = 1.2
@@ -114,8 +124,10 @@ class Detector:
                               "calibration of this camera and resolution")
         model = self.colours
         f = self.rect.features(frame, light=model.light_threshold is not None)
-        mask = f.pieces(model.ratio_threshold, model.redness_threshold, self.rect.allowed,
-                        model.light_threshold, model.print_bgr, model.cool_threshold)
+        mask, seen = f.pieces(model.ratio_threshold, model.redness_threshold,
+                              self.rect.allowed, model.light_threshold, model.print_bgr,
+                              model.cool_threshold)
+        f = replace(f, seen=seen)
         whole = mask.copy()
         # A peak that is no piece's centre — too few or too many pixels fall to it, or
         # their centroid is well off the peak (the filled middle of touching pieces) — is cut out
@@ -126,7 +138,7 @@ class Detector:
         whole_dist = dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         peaks = self._peaks(dist)
         for look in range(4):
-            self._free = None  # the same without the board's lines, made when needed
+            self._free = None  # the mask inside the board's lines (_inside_lines), when needed
             kept = self._strongest_apart(peaks)
             found = self._measure_all(mask, dist, f, kept, known=known)
             weak = [kept[k] for k, d in enumerate(found) if d is not None and not d[1]]
@@ -321,9 +333,7 @@ class Detector:
         xs, ys = xs[off_lines], ys[off_lines]
         width = self.r_piece if crowded else float(dist[int(round(cy)), int(round(cx))])
         if width > self.r_striker * 1.35:  # wider than any piece, unless a closed line
-            if self._free is None:  # round it made it so: then it is what lies inside
-                self._free = cv2.distanceTransform(mask & self.rect.not_lines, cv2.DIST_L2, 5)
-            width = float(self._free[int(round(cy)), int(round(cx))])
+            width = self._inside_lines(mask, cx, cy, width)  # round it made it so
         kind = "striker" if width > (self.r_piece + self.r_striker) / 2 else "piece"
         radius = self.r_striker if kind == "striker" else self.r_piece
         if width > radius * 1.35 or not len(xs):
@@ -338,7 +348,19 @@ class Detector:
             if colour and self.colours.light_threshold is not None:
                 # else a piece's worth of an arm or a sleeve, or the middle of a black
                 # and a white man touching: no piece's centre
-                typical = self.colours.like(ratio, redness, colour) >= PIECES
+                like = self.colours.distances(ratio, redness)[colour] <= LIKE
+                typical = float(np.mean(like)) >= PIECES
+                if self.colours.classes[colour][0][0] >= DARK_CLASS:
+                    # a light colour may be the board's own (white men on pale wood):
+                    # then the board enclosed by print and filled in (between two
+                    # base circles where an arrow passes) is as like it as a man. A
+                    # man's face is seen for itself, like his colour and lighter or
+                    # cooler than the board — unless it is mostly saturated, with no
+                    # colour to tell it by
+                    clipped = f.image[rows, cols].max(axis=1) >= CLIPPED
+                    if np.mean(clipped) < SATURATED:
+                        face = like & (f.seen[rows, cols] > 0)
+                        typical = typical and float(np.mean(face)) >= FACE_SEEN
         else:  # on the rim
             colour, confidence = self.colours.classify_by_redness(
                 float(f.redness_at(rows, cols, surface=True).mean()))
@@ -366,6 +388,25 @@ class Detector:
         x, y = self._undo_side(*self.rect.to_mm(mx, my), kind)
         return Detection(colour, self._name(colour, kind), x, y, self._where(x, y),
                          confidence), centred
+
+    def _inside_lines(self, mask: np.ndarray, cx: float, cy: float, width: float) -> float:
+        """The width (px) of the mask at a peak (``cx``, ``cy``) as its part inside the
+        board's lines has it: a ring printed round a piece (a shooting circle round a
+        striker at its centre) joins its blob when the gap between them fills, and then
+        the piece is what lies inside it. Only where that part is no larger than a ring
+        holds (RING_HOLDS strikers): a sleeve or an arm across the cushion's lines is
+        cut by them into strips as narrow as a piece, but as long as the arm. Else
+        ``width``, the whole blob's. The lines' cut of the mask is made once a look."""
+        if self._free is None:
+            inside = mask & self.rect.not_lines
+            _, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
+            self._free = (cv2.distanceTransform(inside, cv2.DIST_L2, 5), labels,
+                          stats[:, cv2.CC_STAT_AREA])
+        free, labels, areas = self._free
+        row, col = int(round(cy)), int(round(cx))
+        if areas[labels[row, col]] > RING_HOLDS * math.pi * self.r_striker ** 2:
+            return width
+        return float(free[row, col])
 
     def _name(self, colour: str, size: str) -> str:
         """The set's name for a piece of this colour and size ("piece" or "striker")."""
