@@ -58,6 +58,11 @@ HIDDEN = 0.65  # the most in a first contact that may lie where the striker went
 SURE_HIT = 0.95  # a piece set moving with no other mover near it: what moved it is sure
 UNSEEN_GRAZE = 0.85  # the most in a first contact whose line passes another piece at a tangent
 GRAZE = 0.8  # a first contact the frames show and the striker's fitted line misses
+# a track found again after LOST_FOR s out of sight is not sure to be its piece (a
+# sleeve's end passing where the piece went under it) until seen this many times more;
+# till then where it goes is told with at most REGAINED confidence
+REFOUND = 8
+REGAINED = 0.7
 
 
 class ShotOracle(Protocol):
@@ -88,6 +93,7 @@ class Track:
     missing: int = 0
     seeded: bool = False  # its one point is where the table state says it stands
     gone: Gone | None = None
+    refound: int = 0  # sightings still to come before it is sure to be its piece (REFOUND)
 
     @property
     def pos(self) -> tuple[float, float]:
@@ -199,6 +205,8 @@ class ShotTracker:
                 used_d.add(i)
                 used_t.add(tid)
                 tr = self.tracks[tid]
+                tr.refound = REFOUND if tr.missing * self.frame > LOST_FOR else max(
+                    tr.refound - 1, 0)
                 if tr.seeded:  # where the camera sees it is where it stands (whatever
                     tr.points.clear()  # small bias detection has), the reference for moves
                     tr.seeded = False
@@ -299,6 +307,14 @@ class ShotTracker:
         if since is not None and since <= t:
             return min(confidence, SWAP)
         return confidence
+
+    def _sureness(self, tr: Track, doubt: dict[str, float]) -> float:
+        """How sure the record is of where a gone track went: as sure as the frames
+        made it, less if it may have swapped identity before (``_trust``, ``doubt``
+        from ``_doubts``) or was found again too lately to be sure it is its piece
+        (``Track.refound``)."""
+        told = self._trust(doubt.get(tr.id), tr.gone.t, tr.gone.confidence)
+        return min(told, REGAINED) if tr.refound else told
 
     @staticmethod
     def _gate(tr: Track, t: float) -> float:
@@ -660,12 +676,10 @@ class ShotTracker:
                     tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
             if tr.gone is not None and tr.gone.kind == "pocket":
                 pockets.append(Pocketed(_since(tr.gone.t, t0), tr.id, tr.gone.hole,
-                                        self._trust(doubt.get(tr.id), tr.gone.t,
-                                                    tr.gone.confidence)))
+                                        self._sureness(tr, doubt)))
             elif tr.gone is not None:
                 exits.append(Exit(_since(tr.gone.t, t0), tr.id, tr.gone.kind,
-                                  self._trust(doubt.get(tr.id), tr.gone.t,
-                                              tr.gone.confidence)))
+                                  self._sureness(tr, doubt)))
             elif (tr.moved_at() is not None or tr.id == self.striker) and (
                     self.board.region(*rests) == "surface"):
                 final[tr.id] = (round(rests[0], 2), round(rests[1], 2))
