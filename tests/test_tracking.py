@@ -338,6 +338,44 @@ def test_a_striker_refound_after_long_unseen_is_no_sure_call():
     assert gone_rs and max(gone_rs) < SURE
 
 
+# held-out 7744 as the camera saw it (frame k at k/60 s; x, y mm): the striker off the W
+# cushion and back east under the player's arm, seen again at frame 22; R04, under the
+# arm from the first frame, seen only as it ran into SE
+STRIKER_7744 = {0: (-277, -264), 1: (-342, -262), 2: (-320, -260), 3: (-281, -259),
+                22: (212, -170), 23: (227, -163), 24: (242, -156), 25: (256, -150),
+                26: (272, -144), 27: (285, -138), 28: (298, -132), 29: (311, -127)}
+R04_7744 = {15: (161, -305), 16: (193, -319), 17: (224, -334), 18: (257, -352),
+            19: (284, -351), 20: (312, -343)}
+SLEEVE_7744 = (5, 9, 12, 13, 14, 16, 17, 18, 19, 21)  # the sleeve's end on the SE rim
+
+
+def test_a_piece_first_seen_running_after_long_hidden_is_followed():
+    """Held-out 7744, in detections: R04 lay under the player's arm from the first frame;
+    the striker, unseen under the arm too, sent it into SE, and it was seen only for
+    the last 0.1 s of its run. Its first sighting, 100 mm from its place, was taken
+    for where it stood, and every sighting after for a jump nothing seen could have
+    made (the striker that made it was hidden, its track on the sleeve's end over the
+    rim): undone, and R04's 4.2 forfeit never called — silent. A piece found again after long out of sight has no speed the
+    frames know; it is followed, and where it goes is asked to be confirmed."""
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "R04", (67.3, -259.7))
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-24, 60):
+        found = []
+        if k <= 0 or k >= 29:
+            found.append(Detection("red", "striker", *STRIKER_7744[min(max(k, 0), 29)],
+                                   "surface", 0.9))
+        elif k in STRIKER_7744:
+            found.append(Detection("red", "striker", *STRIKER_7744[k], "surface", 0.9))
+        if k in R04_7744:
+            found.append(Detection("red", "piece", *R04_7744[k], "surface", 0.9))
+        if k in SLEEVE_7744:
+            found.append(Detection("red", "striker", 370.0, -387.0, "rim", 0.8))
+        tracker.update(k / 60, found)
+    seen = tracker.record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("R04", "SE")]
+
+
 # held-out 7612 as the camera saw it, 0 to 0.6 s (t s, x mm, y mm, every 1/60 s): the
 # striker from SW, and B11, which it sends off the E cushion, meets again at 0.24 s and
 # sends up into the N cushion at 2.6 m/s and back down the E side

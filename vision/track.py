@@ -213,10 +213,13 @@ class ShotTracker:
                 if aiming and tid != self.striker:
                     self._aimed_at(tr, t, dets[i])
                 else:
+                    # found farther than it was going: was it struck? (one found again
+                    # after long out of sight has no speed the frames know: followed)
                     if tr.points and tid != self.striker and tr.gone is None and (
-                            not tr.missing) and math.hypot(dets[i].x - tr.pos[0], dets[i].y -
-                                                           tr.pos[1]) > self._own_reach(tr, t):
-                        jumps[tid] = tr  # found farther than it was going: was it struck?
+                            not tr.missing) and not tr.refound and math.hypot(
+                            dets[i].x - tr.pos[0], dets[i].y - tr.pos[1]) > self._own_reach(
+                            tr, t):
+                        jumps[tid] = tr
                     tr.points.append((t, dets[i].x, dets[i].y))
                 tr.missing = 0
                 if dets[i].where != "rim":
