@@ -355,8 +355,9 @@ def test_a_piece_first_seen_running_after_long_hidden_is_followed():
     the last 0.1 s of its run. Its first sighting, 100 mm from its place, was taken
     for where it stood, and every sighting after for a jump nothing seen could have
     made (the striker that made it was hidden, its track on the sleeve's end over the
-    rim): undone, and R04's 4.2 forfeit never called — silent. A piece found again after long out of sight has no speed the
-    frames know; it is followed, and where it goes is asked to be confirmed."""
+    rim): undone, and R04's 4.2 forfeit never called — silent. A piece found again
+    after long out of sight has no speed the frames know; it is followed, and where it
+    goes is asked to be confirmed."""
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R04", (67.3, -259.7))
     tracker = ShotTracker(state, "red", BOARD)
