@@ -109,13 +109,12 @@ class Features:
             seen[on] = ~like | (level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
             # the print darkened by a piece's shadow keeps its red share: no piece's
             shaded_print = like & (level < 1 / PRINT_LEVEL)
-        mask = (seen & (allowed > 0)).astype(np.uint8)
-        seen = mask.copy()
+        seen = (seen & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)
-        solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+        solid = cv2.morphologyEx(seen, cv2.MORPH_OPEN, _OPEN)
         bridged = cv2.morphologyEx(solid, cv2.MORPH_CLOSE, _BRIDGE) & (1 - self.not_lines)
-        mask = fill_holes(cv2.morphologyEx(mask | bridged, cv2.MORPH_CLOSE, _CLOSE))
+        mask = fill_holes(cv2.morphologyEx(seen | bridged, cv2.MORPH_CLOSE, _CLOSE))
         if on is not None:
             mask[on] *= ~shaded_print
         return mask, seen

@@ -27,7 +27,8 @@ from vision.crowd import PIECES, crowd_centres, crowds
 
 # the least share of a light piece's middle whose pixels are like its colour and pass a
 # piece's test by themselves (Features.pieces), not closed or filled in (on the carrom
-# benchmark's seed 89 the board enclosed by print has 0.10-0.44, men 0.63 and up) ...
+# benchmark's seeds 89 and 97, peaks on the board enclosed by print: 0.16-0.44; on men,
+# 0.58 and up) ...
 FACE_SEEN = 0.5
 # ... unless this share of it is saturated (CLIPPED: no colour to tell; a white man under
 # a bright lamp, 0.88, where the board round him has 0.15)
@@ -395,8 +396,9 @@ class Detector:
         striker at its centre) joins its blob when the gap between them fills, and then
         the piece is what lies inside it. Only where that part is no larger than a ring
         holds (RING_HOLDS strikers): a sleeve or an arm across the cushion's lines is
-        cut by them into strips as narrow as a piece, but as long as the arm. Else
-        ``width``, the whole blob's. The lines' cut of the mask is made once a look."""
+        cut by them into strips as narrow as a piece, but as long as the arm. Else (and
+        for a peak on a line) ``width``, the whole blob's. The lines' cut of the mask is
+        made once a look."""
         if self._free is None:
             inside = mask & self.rect.not_lines
             _, labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=4)
@@ -404,7 +406,8 @@ class Detector:
                           stats[:, cv2.CC_STAT_AREA])
         free, labels, areas = self._free
         row, col = int(round(cy)), int(round(cx))
-        if areas[labels[row, col]] > RING_HOLDS * math.pi * self.r_striker ** 2:
+        part = labels[row, col]  # (0: the peak lies on a line itself)
+        if part == 0 or areas[part] > RING_HOLDS * math.pi * self.r_striker ** 2:
             return width
         return float(free[row, col])
 
