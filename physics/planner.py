@@ -197,11 +197,14 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
     among as many, so that they are the first of the three it would list): the easiest
     candidates are played once without noise until SCREEN × ``top`` have met their
     target first; the 3 × ``top`` best so played are tried in rounds (successive
-    halving): a tenth of ``tries`` each, then the better 1.5 × ``top`` up to three
+    halving): a tenth of ``tries`` each, then the better 1.5 × ``top`` up to two
     fifths, then the best ``top`` up to ``tries``. Every suggestion
     returned has had all its tries, and a candidate far behind after a few is not tried
-    fifty times. Every try draws from its own seeded stream, so ``workers`` processes
-    (candidates side by side, one pool for all the rounds) give the same answer as one."""
+    fifty times. Try i of every candidate draws from one seeded stream (``seed`` and
+    i): the candidates are compared under the same errors of the player's hand (common
+    random numbers), so that a round ranks the strokes rather than the luck of their
+    draws; and ``workers`` processes (candidates side by side, one pool for all the
+    rounds) give the same answer as one."""
     chosen_among = max(top, 3)
     screened = screen(state, board, physics, rules, limit=SCREEN * chosen_among)
     alive = list(range(min(len(screened), 3 * chosen_among)))
@@ -210,9 +213,9 @@ def suggest(state: TableState, board: Board, physics: PhysicsProfile, rules: Rul
     with ProcessPoolExecutor(max_workers=min(workers, len(alive))) \
             if workers > 1 and len(alive) > 1 else nullcontext() as executor:
         for upto, keep in ((max(1, tries // 10), math.ceil(1.5 * chosen_among)),
-                           (max(1, tries * 3 // 5), chosen_among), (tries, chosen_among)):
+                           (max(1, tries * 2 // 5), chosen_among), (tries, chosen_among)):
             jobs = [(state, screened[k][1], screened[k][2], board, physics, rules, player,
-                     range(done, upto), seed * 1_000_003 + k) for k in alive]
+                     range(done, upto), seed) for k in alive]
             outcomes = (list(executor.map(_tried, *zip(*jobs, strict=True)))
                         if executor is not None and jobs else [_tried(*job) for job in jobs])
             for k, outcome in zip(alive, outcomes, strict=True):
@@ -267,8 +270,8 @@ def greedy(state: TableState, board: Board, physics: PhysicsProfile,
 def _tried(state, stroke, target, board, physics, rules, player, which: range,
            seed: int) -> tuple[float, float, float]:
     """(summed worth, tries pocketing the target, tries fouling) of tries ``which`` of
-    the strokes spread about ``stroke`` as ``player`` strikes; try i draws from its own
-    random stream (``seed`` and i), whichever process plays it."""
+    the strokes spread about ``stroke`` as ``player`` strikes; try i draws from the
+    random stream of ``seed`` and i, whichever process plays it."""
     worth = pocketed = fouled = 0.0
     for i in which:
         tried = noisy(stroke, player, random.Random(seed * 1000 + i))

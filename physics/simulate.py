@@ -31,7 +31,7 @@ from rules.shot import Contact, Exit, Pocketed, ShotRecord, cushion, is_cushion
 from rules.state import TableState
 
 _FIELDS = batch.BodyFields.BODY_ID | batch.BodyFields.POSITION | batch.BodyFields.VELOCITY
-_READ_EVERY = 8  # slow phase: read the speeds back at least every this many steps
+_READ_EVERY = 8  # read the speeds back at least every this many steps
 
 
 @dataclass(frozen=True)
@@ -123,11 +123,11 @@ class _Run:
         self.raw_row: dict[str, int] = {}
         self._rows_of = b""
         self._body_by_id = {body.id: body for body in world.bodies.values()}
-        # the bodies that may be moving: those moving at the last full count and those a
-        # contact has begun on since (a piece pushed by one already touching it is
-        # counted from the next full count, at most _READ_EVERY readings later)
+        # the bodies that may be moving: those moving at the last reading and those a
+        # contact has begun on since (a reading follows every step in which one began,
+        # so a piece knocked on by one already touching it is counted from the next
+        # step; one set moving otherwise, at most _READ_EVERY steps later)
         self.moving: set[pymunk.Body] = set()
-        self._reads = 0
         self.top_speed = 0.0  # mm/s, the fastest at the last reading
         self._still2 = (self.physics.rest_speed * 1000) ** 2
         self.origin = np.array([world.bodies[p].position for p in self.ids], dtype=float)
@@ -196,11 +196,13 @@ class _Run:
     # -- the loop ------------------------------------------------------------------------------
     def play(self) -> ShotRecord:
         """Step until everything rests. While any piece is fast, each step is sized to the
-        fastest one, read back in one batch call. Once all are slower than
-        step_len / max_step, steps are max_step long and the speeds are read back only
-        when something happens (a contact, a hole, a trajectory sample) or every
-        ``_READ_EVERY`` steps; in between, friction can only slow everything, so the top
-        speed is bounded by the last reading minus μ·g·t."""
+        fastest one (no piece moves more than step_len); once all are slower than
+        step_len / max_step, steps are max_step long. The speeds are read back in one
+        batch call only when something happens (a contact, a hole, a trajectory sample)
+        or every ``_READ_EVERY`` steps: in between, friction alone acts, which can only
+        slow everything, so the top speed is bounded by the last reading minus μ·g·t —
+        exactly so for a piece sliding free, so the steps are as long as a reading at
+        every step would make them."""
         body = self.w.bodies[self.sp]
         a = math.radians(self.stroke.angle)
         v0 = self.stroke.speed * 1000
@@ -226,7 +228,7 @@ class _Run:
             if not self.left_circle:
                 self._check_circle()
             sample = self.want_trajectory and self.next_sample <= self.t
-            if (dt < max_step or unread >= _READ_EVERY or sample or vmax - braking * dt < rest
+            if (unread >= _READ_EVERY or sample or vmax - braking * dt < rest
                     or self.fresh_contacts):
                 now = self._read()
                 vmax = self.top_speed
@@ -254,11 +256,9 @@ class _Run:
         speed2 = np.einsum("ij,ij->i", now[:, 2:], now[:, 2:])
         self.top_speed = math.sqrt(float(speed2.max())) if len(speed2) else 0.0
         # (slower than rest_speed, a body moves too little in a step to pass over a graze)
-        self._reads += 1
-        if self._reads % _READ_EVERY == 1:  # the full count, now and then
-            body = self._body_by_id
-            self.moving = {body[i] for i in np.frombuffer(ids, dtype=np.int64)[
-                speed2 > self._still2].tolist() if i in body}
+        body = self._body_by_id
+        self.moving = {body[i] for i in np.frombuffer(ids, dtype=np.int64)[
+            speed2 > self._still2].tolist() if i in body}
         return now
 
     def _layout(self) -> None:
