@@ -188,11 +188,14 @@ class ShotTracker:
                     px, py = tr.pos if at_rest else tr.predict(t)
                     if reach is None and tr.id not in hidden:
                         hidden[tr.id] = self._hidden_reach(tr, t)
-                    gate = reach or (STILL if at_rest else min(self._gate(tr, t),
-                                                               hidden[tr.id] or math.inf))
+                    gate = reach or (STILL if at_rest else self._gate(tr, t))
                     dist = math.hypot(d.x - px, d.y - py)
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
-                        dist = min(dist, math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]))
+                        away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
+                        dist = min(dist, away)
+                        if reach is None and not at_rest and hidden[tr.id] is not None and (
+                                away >= hidden[tr.id]):
+                            continue  # farther from its last sighting than it can be
                     # a piece thought gone (into a hole, off the table) is seen again
                     # only in a detection no piece still followed claims: one coming to
                     # rest where another vanished is that piece, not the lost one back
