@@ -43,16 +43,14 @@ def browser():
     driver.quit()
 
 
-@pytest.fixture
-def station(tmp_path):
-    """A Rummikub day served on a free loopback port: (event path, base URL). The socket
-    listens before the server starts, so the browser's first request waits in its queue
-    rather than being refused."""
+def served(where: str):
+    """The event at ``where`` served on a free loopback port while the generator is
+    suspended: yields (event path, base URL). The socket listens before the server
+    starts, so the browser's first request waits in its queue rather than being refused."""
     import uvicorn
 
     from web.app import create_app
 
-    where = rummikub_day(tmp_path, PLAYERS)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
@@ -63,6 +61,23 @@ def station(tmp_path):
     server.should_exit = True
     thread.join()
     sock.close()
+
+
+@pytest.fixture
+def station(tmp_path):
+    """A Rummikub day, served: (event path, base URL)."""
+    yield from served(rummikub_day(tmp_path, PLAYERS))
+
+
+@pytest.fixture
+def cup(tmp_path):
+    """A 三国杀 cup of 16 teams, its groups drawn, served: (event path, base URL)."""
+    where = str(tmp_path / "sgs.db")
+    comp = Competition.create(where, "sanguosha", None, {},
+                              [{"name": f"Team {i:02d}"} for i in range(1, 17)], "t")
+    comp.draw(None)
+    comp.close()
+    yield from served(where)
 
 
 def shows(driver, text: str, where: str = "body") -> None:
@@ -187,3 +202,37 @@ def test_the_organiser_signs_in_and_voids_an_entry_at_the_desk(browser, station)
     shows(browser, "Follows new results")  # signed out, sent to the standings
     browser.get(f"{base}/o")
     shows(browser, "password")  # the desk is shut again
+
+
+def test_the_organiser_types_a_sanguosha_match_one_line_per_camp(browser, cup):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    where, base = cup
+    comp = Competition.open(where)
+    a, b = comp.entries()[-1].data["groups"]["A"][:2]
+    comp.close()
+    sign_in(browser, base)
+    form = browser.find_element(By.XPATH, "//details[summary[text()='match']]")
+    form.find_element(By.TAG_NAME, "summary").click()
+    Select(form.find_element(By.NAME, "f-stage")).select_by_visible_text("group")
+    form.find_element(By.NAME, "f-group").send_keys("A")
+    form.find_element(By.NAME, "f-teams").send_keys(f"{a}\n{b}")
+    Select(form.find_element(By.NAME, "f-result.ended_by")).select_by_visible_text(
+        "commander_killed")
+    form.find_element(By.NAME, "f-result.camps").send_keys(
+        f"{a}: Cao Cao commander 2/5, Zhang Liao vanguard 0/4, Xu Chu vanguard 3/4\n"
+        f"{b}: Liu Bei commander 0/5, Guan Yu vanguard 1/4, Zhang Fei vanguard 0/4; "
+        "penalties 1")
+    picture(browser, "desk-match")
+    form.find_element(By.XPATH, ".//button[text()='check and record']").click()
+    shows(browser, "Recorded entry", "[role=status]")
+    comp = Competition.open(where)
+    result = comp.entries()[-1].data["result"]
+    group_a = comp.standings().sections[0]
+    comp.close()
+    assert result["ended_by"] == "commander_killed"
+    assert [(c["name"], c.get("penalties")) for c in result["camps"]] == [(a, None), (b, 1)]
+    assert [g["name"] for g in result["camps"][1]["generals"]] == [
+        "Liu Bei", "Guan Yu", "Zhang Fei"]
+    assert {r.name: r.values["W"] for r in group_a.rows}[a] == 1  # b's commander fell

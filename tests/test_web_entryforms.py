@@ -17,7 +17,20 @@ from web.entryforms import DRAW, FORMS, WHOLE_ENTRY, entry_data, fields_of, type
 PASSWORD = "tea-at-the-top-table"
 PLAYERS = ["Ann Lee", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
-# one entry of every kind with a form, as docs/formats.md writes them
+# examples/scores/sanguosha.json's match, its teams renamed, one penalised and one
+# surrendered
+SANGUOSHA = {"ended_by": "surrender", "camps": [
+    {"name": "Wei", "penalties": 0, "generals": [
+        {"name": "曹操", "role": "commander", "max_hp": 5, "hp": 2},
+        {"name": "张辽", "role": "vanguard", "max_hp": 4, "hp": 0},
+        {"name": "许褚", "role": "vanguard", "max_hp": 4, "hp": 3}]},
+    {"name": "Shu", "side": "cool", "penalties": 1, "surrendered": True, "generals": [
+        {"name": "刘备", "role": "commander", "max_hp": 5, "hp": 4},
+        {"name": "关羽", "role": "vanguard", "max_hp": 4, "hp": 1},
+        {"name": "张飞", "role": "vanguard", "max_hp": 4, "hp": 0}]}]}
+
+# one entry of every kind with a form, as docs/formats.md writes them (a second of a
+# kind keyed with what it shows)
 EXAMPLES = {
     ("rotating", "register"): {"name": "Ann Lee", "from_round": 2, "rating": 1510.5},
     ("rotating", "withdraw"): {"name": "Bo", "from_round": 3},
@@ -28,12 +41,20 @@ EXAMPLES = {
     ("knockout", "register"): {"name": "Wei", "rating": 3},
     ("knockout", "groups"): {"groups": {"A": ["Wei", "Shu"], "B": ["Wu", "Jin"]}},
     ("knockout", "match"): {"stage": "qf1", "teams": ["Wei", "Shu"], "winner": None},
+    ("knockout", "match", "result"): {"stage": "group", "group": "A", "teams": ["Wei", "Shu"],
+                                      "result": SANGUOSHA},
     ("knockout", "decision"): {"group": "A", "order": ["Shu", "Wei"]},
     ("league", "game"): {"stage": "final", "result": {"teams": [{"squares": 3}]}},
     ("kinghill", "match"): {"holder": "Ann Lee", "challenger": "Bo", "winner": "Bo"},
     ("rankrounds", "seating"): {"round": 1, "tables": [["a", "b", "c", "d", "e"],
                                                        ["f", "g", "h", "i", "j"]]},
-    ("rankrounds", "table_round"): {"round": 1, "table": 1, "result": {"seats": ["a"]}},
+    ("rankrounds", "table_round"): {"round": 1, "table": 1, "result": {
+        "seats": ["Ann Lee", "Bo", "Cy", "Di", "Ed"], "misplays": {"Bo": 1}, "games": [
+            {"dealer": "Ann Lee", "friend": "Cy", "defender_points": 85, "bottom_points": 15,
+             "last_trick": {"won_by": "defenders", "size": 2}},
+            {"dealer": "Cy", "friend": None, "defender_points": 40},
+            {"dealer": "Cy", "friend": "Di", "defender_points": 150, "bottom_points": 20,
+             "failed_throws": ["dealer_side", "defenders"], "wrong_bottom_count": True}]}},
     ("rankrounds", "penalty"): {"name": "a", "round": 2, "points": -5, "reason": "late"},
     ("elimination", "register"): {"name": "A1", "day": "Day 1", "group": "A"},
     ("elimination", "hand"): {"round": 1, "group": "B", "out": "B1",
@@ -46,8 +67,8 @@ def test_every_format_and_kind_has_a_form_and_every_example_is_typed_back_the_sa
     for fmt, module in FORMATS.items():
         for kind in module.ENTRIES:
             assert fields_of(fmt, kind) is not WHOLE_ENTRY, (fmt, kind)
-    assert set(EXAMPLES) <= {(f, k) for f, kinds in FORMS.items() for k in kinds}
-    for (fmt, kind), data in EXAMPLES.items():
+    assert {e[:2] for e in EXAMPLES} <= {(f, k) for f, kinds in FORMS.items() for k in kinds}
+    for (fmt, kind, *_), data in EXAMPLES.items():
         fields = fields_of(fmt, kind)
         assert entry_data(fields, typed_values(fields, data)) == data, (fmt, kind)
 
@@ -158,6 +179,130 @@ def test_the_cards_a_uno_hand_left_are_typed_one_line_per_player():
             entry_data(hand, {**typed, "f-held": held})
     assert entryforms.in_words("elimination", "hand", EXAMPLES[("elimination", "hand")]) == (
         "round: 1 · group: B · went out: B1 · cards held: B2: 7 skip")
+
+
+def test_a_sanguosha_matchs_camps_are_typed_one_line_per_team():
+    match = fields_of("knockout", "match")
+    typed = {"f-stage": "group", "f-group": "A", "f-teams": "Wei\nShu",
+             "f-result.ended_by": "time_up",
+             "f-result.camps": "Wei: 曹操 commander 2/5, Zhang Liao vanguard 0 / 4,"
+                               " 许褚 vanguard 3/4\n\n"
+                               "Shu: 刘备 commander 4/5, 关羽 vanguard 1/4, 张飞 vanguard 0/4;"
+                               " penalties 1",
+             "f-result.overtime_winner": "Shu"}
+    assert entry_data(match, typed)["result"] == {
+        "ended_by": "time_up", "overtime_winner": "Shu", "camps": [
+            {"name": "Wei", "generals": [
+                {"name": "曹操", "role": "commander", "hp": 2, "max_hp": 5},
+                {"name": "Zhang Liao", "role": "vanguard", "hp": 0, "max_hp": 4},
+                {"name": "许褚", "role": "vanguard", "hp": 3, "max_hp": 4}]},
+            {"name": "Shu", "penalties": 1, "generals": [
+                {"name": "刘备", "role": "commander", "hp": 4, "max_hp": 5},
+                {"name": "关羽", "role": "vanguard", "hp": 1, "max_hp": 4},
+                {"name": "张飞", "role": "vanguard", "hp": 0, "max_hp": 4}]}]}
+    for camps, said in (("Wei 曹操 commander 2/5", "is not a team, a colon"),
+                        ("Wei: 曹操 general 2/5", "'曹操 general 2/5' is not a general's name"),
+                        ("Wei: 曹操 commander 2", "is not a general's name, role"),
+                        ("Wei: 曹操 commander two/5", "曹操's hp must be a number"),
+                        ("Wei: 曹操 commander 2/5; penalties one", "Wei's penalties must be"),
+                        ("Wei: 曹操 commander 2/5; gave up", "not 'gave up'")):
+        with pytest.raises(KangleError, match=said):
+            entry_data(match, {**typed, "f-result.camps": camps})
+    assert entryforms.in_words("knockout", "match", EXAMPLES[("knockout", "match", "result")]) == (
+        "stage: group · group: A · teams: Wei, Shu · how the match ended: surrender · "
+        "the camps at the end: Wei: 曹操 commander 2/5, 张辽 vanguard 0/4, 许褚 vanguard 3/4; "
+        "penalties 0 | Shu: 刘备 commander 4/5, 关羽 vanguard 1/4, 张飞 vanguard 0/4; "
+        "penalties 1; surrendered; side cool")
+
+
+def test_the_desk_records_a_sanguosha_match_typed_as_camps(tmp_path):
+    """A group match's result typed at the desk is the format's to judge (camps that are
+    not the match's teams are refused, the typing kept) and counts in the group as
+    `kangle event record` would: at time up, the camp with more HP left wins."""
+    where = str(tmp_path / "sgs.db")
+    comp = Competition.create(where, "sanguosha", None, {},
+                              [{"name": f"T{i:02d}"} for i in range(1, 17)], "t")
+    comp.draw(None)
+    group = comp.entries()[-1].data["groups"]["A"]
+    comp.close()
+    a, b = group[:2]
+    client = TestClient(create_app(where, PASSWORD))
+    camps = (f"{a}: 曹操 commander 2/5, 张辽 vanguard 0/4, 许褚 vanguard 3/4\n"
+             f"{b}: 刘备 commander 1/5, 关羽 vanguard 1/4, 张飞 vanguard 0/4")
+    form = {"form_token": signed_in(client), "action": "record", "kind": "match",
+            "f-stage": "group", "f-group": "A", "f-teams": f"{a}\n{b}",
+            "f-result.ended_by": "time_up"}
+    wrong = client.post("/o/act", data={**form, "f-result.camps": camps.replace(b, "Nobody")})
+    assert wrong.status_code == 422 and "are not the" in wrong.text
+    # the typing is kept, in a box a line per team
+    assert re.search(r'<textarea name="f-result.camps"[^>]*>[^<]*\nNobody: 刘备 commander 1/5',
+                     wrong.text)
+    done = client.post("/o/act", data={**form, "f-result.camps": camps})
+    assert done.status_code == 200 and "Recorded entry" in done.text
+    comp = Competition.open(where)
+    match = [e for e in comp.entries() if e.kind == "match"][-1]
+    group_a = comp.standings().sections[0]
+    comp.close()
+    assert [c["name"] for c in match.data["result"]["camps"]] == [a, b]
+    # time up, both commanders alive: the camp with more HP left (5 to 2) won
+    won = {r.name: (r.values["W"], r.values["L"]) for r in group_a.rows}
+    assert group_a.title == "Group A" and won[a] == (1, 0) and won[b] == (0, 1)
+
+
+def test_a_zhaopengyou_rounds_games_are_typed_one_line_per_game():
+    table_round = fields_of("rankrounds", "table_round")
+    typed = {"f-round": "1", "f-table": "2", "f-result.seats": "Ann Lee\nBo\nCy\nDi\nEd",
+             "f-result.games": "dealer Ann Lee, friend Cy, taken 85, bottom 15, last trick "
+                               "defenders 2\n\ndealer Cy,friend none,taken 40,"
+                               "failed throw dealer side",
+             "f-result.misplays": "Bo 1"}
+    assert entry_data(table_round, typed)["result"] == {
+        "seats": ["Ann Lee", "Bo", "Cy", "Di", "Ed"], "misplays": {"Bo": 1}, "games": [
+            {"dealer": "Ann Lee", "friend": "Cy", "defender_points": 85, "bottom_points": 15,
+             "last_trick": {"won_by": "defenders", "size": 2}},
+            {"dealer": "Cy", "friend": None, "defender_points": 40,
+             "failed_throws": ["dealer_side"]}]}
+    for games, said in (("dealer Ann, taken lots", "line 1, taken must be a number"),
+                        ("dealer Ann\ndealer Bo, partner Cy", "line 2: 'partner Cy' is none of"),
+                        ("dealer Ann, last trick them 2", "'last trick them 2' is none of"),
+                        ("dealer Ann, last trick defenders two", "last trick's size must be")):
+        with pytest.raises(KangleError, match=said):
+            entry_data(table_round, {**typed, "f-result.games": games})
+    assert entryforms.in_words("rankrounds", "table_round",
+                               EXAMPLES[("rankrounds", "table_round")]) == (
+        "round: 1 · table: 1 · seats: Ann Lee, Bo, Cy, Di, Ed · games: dealer Ann Lee, friend "
+        "Cy, taken 85, bottom 15, last trick defenders 2 | dealer Cy, friend none, taken 40 | "
+        "dealer Cy, friend Di, taken 150, bottom 20, failed throw dealer side, failed throw "
+        "defenders, wrong bottom count · misplays: Bo 1")
+
+
+def test_the_desk_records_a_zhaopengyou_round_typed_as_games(tmp_path):
+    """A 找朋友 round typed at the desk: a dealer not at the table is the format's to
+    refuse (the typing kept); typed right, it scores as the same round recorded by
+    `kangle event record` (the dealer alone, the defenders held to 100: the dealer up
+    two levels, first at the table, 5 rank points)."""
+    where = str(tmp_path / "z.db")
+    comp = Competition.create(where, "zhaopengyou", None, {},
+                              [{"name": f"p{i}"} for i in range(10)], "t")
+    comp.draw(1)
+    seats = next(e.data["tables"] for e in comp.entries() if e.kind == "seating")[0]
+    comp.close()
+    client = TestClient(create_app(where, PASSWORD))
+    form = {"form_token": signed_in(client), "action": "record", "kind": "table_round",
+            "f-round": "1", "f-table": "1", "f-result.seats": "\n".join(seats)}
+    wrong = client.post("/o/act", data={**form, "f-result.games": "dealer Zed, taken 100"})
+    assert wrong.status_code == 422 and "dealer Zed, taken 100" in wrong.text
+    done = client.post("/o/act", data={**form,
+                                       "f-result.games": f"dealer {seats[0]}, friend none, "
+                                                         "taken 100"})
+    assert done.status_code == 200 and "Recorded entry" in done.text
+    comp = Competition.open(where)
+    entry = next(e for e in comp.entries() if e.kind == "table_round")
+    points = {r.name: r.values["rank points"] for r in comp.standings().rows}
+    comp.close()
+    assert entry.data["result"] == {"seats": seats, "games": [
+        {"dealer": seats[0], "friend": None, "defender_points": 100}]}
+    assert points[seats[0]] == 5
 
 
 def test_the_desk_records_a_uno_hand_typed_as_cards(tmp_path):
