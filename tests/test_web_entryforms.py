@@ -1,7 +1,9 @@
 """The desk's forms per entry kind (web/entryforms.py): what an organiser types becomes
 the entry `kangle event record` takes, and an entry shows again as typed."""
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -9,12 +11,14 @@ from starlette.testclient import TestClient
 from rules.errors import KangleError
 from rules.events.competition import Competition
 from rules.events.formats import FORMATS
+from rules.games.registry import game as game_module
 from tests.event_kit import rummikub_day
 from web import entryforms
 from web.app import create_app
 from web.entryforms import DRAW, FORMS, WHOLE_ENTRY, entry_data, fields_of, typed_values
 
 PASSWORD = "tea-at-the-top-table"
+EXAMPLE_SCORES = Path(__file__).resolve().parent.parent / "examples" / "scores"
 PLAYERS = ["Ann Lee", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
 # examples/scores/sanguosha.json's match, its teams renamed, one penalised and one
@@ -303,6 +307,78 @@ def test_the_desk_records_a_zhaopengyou_round_typed_as_games(tmp_path):
     assert entry.data["result"] == {"seats": seats, "games": [
         {"dealer": seats[0], "friend": None, "defender_points": 100}]}
     assert points[seats[0]] == 5
+
+
+@pytest.mark.parametrize("game", sorted(entryforms.LEAGUE_GAMES))
+def test_a_league_games_result_is_typed_in_its_own_words(game):
+    """Each league game's example result (examples/scores) shows in its form one line per
+    team, player or colour, and is read back the same: the game scores it alike."""
+    example = json.loads((EXAMPLE_SCORES / f"{game}.json").read_text(encoding="utf-8"))
+    del example["game"]  # (the event's game)
+    fields = fields_of("league", "game", game)
+    data = {"stage": "league", "result": example}
+    typed = typed_values(fields, data)
+    assert "{" not in typed[f"f-{fields[1].key}"]  # a line each, none left as JSON
+    assert entry_data(fields, typed) == data
+    module = game_module(game)
+    profile = module.load_profile(None)
+    assert module.score(module.read(entry_data(fields, typed)["result"], profile), profile
+                        ) == module.score(module.read(example, profile), profile)
+
+
+def test_what_is_typed_for_a_league_game_is_read_as_meant():
+    def result(game, text):
+        fields = fields_of("league", "game", game)
+        return entry_data(fields, {"f-stage": "final", f"f-{fields[1].key}": text})["result"]
+
+    assert result("pictionary", "Sketchers: 31 finished\nDoodlers: 28") == {"teams": [
+        {"name": "Sketchers", "squares": 31, "finished": True},
+        {"name": "Doodlers", "squares": 28}]}
+    assert result("monopolydeal", "Ann Lee: bank total 9; properties 4 2; sets 3\nBo: sets 0") \
+        == {"players": [{"name": "Ann Lee", "bank": 9, "properties": [4, 2], "complete_sets": 3},
+                        {"name": "Bo", "complete_sets": 0}]}
+    assert result("blokus", "blue Ann: X5, I2; last I2\nred:") == {"colours": [
+        {"colour": "blue", "player": "Ann", "left": ["X5", "I2"], "last": "I2"},
+        {"colour": "red", "left": []}]}
+    assert result("tickettoride", "Ann: San Francisco-Los Angeles yellow, Seattle-Portland; "
+                                  "tickets Denver-El Paso, Boston-Miami 13") == {"players": [
+        {"name": "Ann", "routes": [["San Francisco", "Los Angeles", "yellow"],
+                                   ["Seattle", "Portland"]],
+         "tickets": [["Denver", "El Paso"], ["Boston", "Miami", 13]]}]}
+    for game, text, said in (
+            ("pictionary", "Sketchers 31", "is not a team, a colon, then the squares"),
+            ("pictionary", "Sketchers: 31 won", "then “finished” where the team finished"),
+            ("monopolydeal", "Ann: cash 5", "'cash 5' is none of “bank"),
+            ("monopolydeal", "Ann: sets 1 2", "sets: one number"),
+            ("monopolydeal", "Ann: bank 5 x", "Ann's bank must be a number, not 'x'"),
+            ("blokus", "blue Ann: X5; first I1", "“last PIECE”"),
+            ("tickettoride", "Ann: Seattle Portland", "is not two cities joined by “-”"),
+            ("tickettoride", "Ann: Seattle-Portland; trains 3", "“tickets City-City, …”")):
+        with pytest.raises(KangleError, match=said):
+            result(game, text)
+
+
+def test_the_desk_records_a_pictionary_game_typed_a_team_per_line(tmp_path):
+    """A league game typed at the desk: a result naming someone not registered is the
+    league's to refuse; typed right, the game's league points follow in the table."""
+    where = str(tmp_path / "draw.db")
+    Competition.create(where, "pictionary", None, {},
+                       [{"name": n} for n in ("Sketchers", "Doodlers")], "t").close()
+    client = TestClient(create_app(where, PASSWORD))
+    form = {"form_token": signed_in(client), "action": "record", "kind": "game",
+            "f-stage": "league"}
+    wrong = client.post("/o/act", data={**form, "f-result.teams": "Sketchers: 31 finished\n"
+                                                                  "Scribblers: 28"})
+    assert wrong.status_code == 422 and "Scribblers" in wrong.text
+    assert re.search(r'<textarea name="f-result.teams"', wrong.text)
+    done = client.post("/o/act", data={**form, "f-result.teams": "Sketchers: 31 finished\n"
+                                                                 "Doodlers: 28"})
+    assert done.status_code == 200 and "Recorded entry" in done.text
+    comp = Competition.open(where)
+    rows = comp.standings().rows
+    comp.close()
+    assert [r.name for r in rows] == ["Sketchers", "Doodlers"]
+    assert "Sketchers: 31 finished | Doodlers: 28" in client.get("/o").text  # the log's words
 
 
 def test_the_desk_records_a_uno_hand_typed_as_cards(tmp_path):

@@ -29,12 +29,13 @@ from rules.errors import KangleError
 from rules.events.common import whole
 from rules.events.competition import Competition
 from web.desk import desk_routes
-from web.entryforms import in_words, typed_number
+from web.entryforms import in_words
 from web.hands import SeatHand, evidence, read_photo, score_hands
 from web.links import WrongCodes, find_table
 from web.organiser import Organiser, SameOriginPosts
 from web.pages import POLL_MS, client, page, too_many
 from web.queue import ReadingQueue
+from web.typed import typed_number
 
 MAX_SCORE = 100_000  # no table's score in any supported game is this large
 MAX_PHOTO = 20_000_000  # bytes: a phone photo is a few megabytes
@@ -99,7 +100,8 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
             return page(request, "message.html", 404, title=comp.event.name,
                         message=str(exc))
         shown = [{"seq": e.seq, "kind": e.kind, "by": e.by,
-                  "words": in_words(comp.event.format, e.kind, e.data)} for e in entries]
+                  "words": in_words(comp.event.format, e.kind, e.data,
+                                    comp.event.settings.get("game"))} for e in entries]
         return page(request, "player.html", title=comp.event.name, name=name,
                     entries=shown)
 

@@ -66,18 +66,18 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
         done = [int(n) for n in request.query_params.get("done", "").split(",")
                 if n.isdigit()]
         typed = typed or {}
-        fmt = comp.event.format
-        forms = [{"kind": k, "rows": _rows(fmt, k, typed if typed.get("kind") == k and
+        fmt, game = comp.event.format, comp.event.settings.get("game")
+        forms = [{"kind": k, "rows": _rows(comp, k, typed if typed.get("kind") == k and
                                            not typed.get("seq") else {})}
                  for k in comp.format.ENTRIES]
-        corrections = {e.seq: _rows(fmt, e.kind, typed if typed.get("seq") == str(e.seq)
-                                    else typed_values(fields_of(fmt, e.kind), e.data))
+        corrections = {e.seq: _rows(comp, e.kind, typed if typed.get("seq") == str(e.seq)
+                                    else typed_values(fields_of(fmt, e.kind, game), e.data))
                        for e in everything if e.kind != "void" and e.seq not in replaced}
         return page(request, "desk.html", status, title=comp.event.name,
                     event=comp.event, entries=everything, live=live, replaced=replaced,
                     kinds=comp.format.ENTRIES, forms=forms, corrections=corrections,
                     names=roster(current).order, notes=_notes(comp.standings()),
-                    words={e.seq: in_words(fmt, e.kind, e.data) for e in everything},
+                    words={e.seq: in_words(fmt, e.kind, e.data, game) for e in everything},
                     draws=comp.format in (knockout, rankrounds),
                     draw_round=comp.format is rankrounds,
                     done=[e for e in everything if e.seq in done],
@@ -171,16 +171,21 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
     ]
 
 
-def _rows(fmt: str, kind: str, values: dict[str, str]) -> list[tuple]:
+def _fields(comp: Competition, kind: str) -> tuple:
+    """The form of ``kind`` in ``comp``'s event."""
+    return fields_of(comp.event.format, kind, comp.event.settings.get("game"))
+
+
+def _rows(comp: Competition, kind: str, values: dict[str, str]) -> list[tuple]:
     """The rows of ``kind``'s form (field, input name, value shown) for the template."""
-    return [(f, form_name(f), values.get(form_name(f), "")) for f in fields_of(fmt, kind)]
+    return [(f, form_name(f), values.get(form_name(f), "")) for f in _fields(comp, kind)]
 
 
 def _typed_entry(comp: Competition, kind: str, typed: dict[str, str]) -> dict:
     """An entry's data from the desk: the JSON typed, or else ``kind``'s form."""
     if typed.get("data", "").strip():
         return parse_json(typed["data"], "the entry")
-    return entry_data(fields_of(comp.event.format, kind), typed)
+    return entry_data(_fields(comp, kind), typed)
 
 
 def _act(comp: Competition, action: str, typed: dict[str, str]) -> list:

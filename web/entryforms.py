@@ -3,26 +3,26 @@
 Each field is a part of the entry's data as `kangle event record` takes it
 (docs/formats.md): names typed from the event's own list (names, never internal ids),
 rounds and tables as numbers, a table's scores, or the cards a UNO hand left, as one
-line per player, a 三国杀 match's camps one line per team. ``entry_data`` turns what
+line per player, and a game's whole result (a 三国杀 match, a 找朋友 round, a league
+game) one line per team, player or game (web/resultlines.py). ``entry_data`` turns what
 was typed into that data and ``typed_values`` turns an entry back into what its form
 shows, so a correction starts from the entry as it stands. Nothing here checks an entry
 beyond the shape of what was typed: the format checks it, as it checks every entry
-(``Competition.record``). A part that is a whole game's result of a league game or a
-找朋友 round stays JSON, as for `kangle score`.
+(``Competition.record``).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import KangleError
-from rules.fields import is_number
 from rules.jsonfile import parse_json
+from web.resultlines import EXAMPLES, LINES
+from web.typed import plain, typed_number
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,9 @@ class Field:
     - ``scores``: one line per player, the name then a number: ``Ann 12`` or ``Ann: -4``;
     - ``cards``: one line per player, the name, a colon, then the cards (spaces or commas
       between them): ``Ann Lee: 7 skip wild``, read as {name: [card, …]};
-    - ``camps``: a 三国杀 match's two camps, one line per team: the name, a colon, then
-      its generals apart with commas, each its name, role and HP of max HP, and after
-      semicolons what else befell the team: ``Shu: 刘备 commander 4/5, 关羽 vanguard
-      1/4, 张飞 vanguard 0/4; penalties 1; surrendered`` (and ``side cool``, where the
-      sides are not the first team warm and the second cool);
-    - ``deals``: a 找朋友 round's games, one line per game, its parts apart with commas:
-      ``dealer Ann, friend Cy, taken 85, bottom 15, last trick defenders 2, failed
-      throw dealer side, wrong bottom count`` (``friend none`` where the dealer played
-      alone; only the dealer and what the defenders took are needed);
+    - a kind of ``web.resultlines.LINES`` (``camps``, ``deals``, ``teams``, ``holdings``,
+      ``colours``, ``claims``): a game's whole result one line per team, player or
+      game, as that module says (a line may also be the part as JSON);
     - ``json``: JSON, for a game's whole result (``key`` empty: the whole entry).
 
     ``key`` may name a part within a part: ``result.camps`` is the result's camps.
@@ -59,6 +53,12 @@ class Field:
     hint: str = ""
     null: str = ""  # what is typed for the entry's null (a drawn match's winner)
 
+    @property
+    def lines(self) -> bool:
+        """Whether it is typed in lines (a text area), not on one line."""
+        return self.shape in ("names", "tables", "scores", "cards", "json") or (
+            self.shape in LINES)
+
 
 # a score line: the name (spaces allowed), then ":", "=" or a space, then the number
 _SCORE_LINE = re.compile(r"^(?P<name>.+?)(?:\s*[:=]\s*|\s+)(?P<number>[^\s:=]+)$")
@@ -71,12 +71,7 @@ _WITHDRAW = (Field("name", "name", "name"),
 _SCORES = Field("scores", "scores", "scores",
                 hint="one line per player at the table: the name, then the score")
 _STAGES = ("group", "qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "third", "final")
-# a general on a camps line: the name (spaces allowed), the role, then HP / max HP
-_GENERAL = re.compile(r"^(?P<name>.+?)\s+(?P<role>commander|vanguard)\s+"
-                      r"(?P<hp>[^\s/]+)\s*/\s*(?P<max_hp>[^\s/]+)$")
-_CAMPS_EXAMPLE = "“Wei: Cao Cao commander 2/5, Zhang Liao vanguard 0/4, Xu Chu vanguard 3/4”"
-_DEALS_EXAMPLE = "“dealer Ann, friend Cy, taken 85, bottom 15, last trick defenders 2”"
-_SIDES = {"defenders": "defenders", "dealer side": "dealer_side", "dealer_side": "dealer_side"}
+_STAGE = Field("stage", "stage", "choice", choices=("league", "final"))  # a league game's
 
 FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
     "rotating": {
@@ -106,7 +101,7 @@ FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
                         choices=("commander_killed", "surrender", "time_up")),
                   Field("result.camps", "the camps at the end", "camps", optional=True,
                         hint="one line per team: the name, a colon, then its three generals "
-                             f"with role and HP of max HP, like {_CAMPS_EXAMPLE}; then "
+                             f"with role and HP of max HP, like “{EXAMPLES['camps']}”; then "
                              "“; penalties 1” or “; surrendered” where so"),
                   Field("result.overtime_winner", "won in overtime", "name", optional=True,
                         hint="where time ran out with the HP even")),
@@ -117,9 +112,8 @@ FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
     "league": {
         "register": (_NEW,),
         "withdraw": _WITHDRAW,
-        "game": (Field("stage", "stage", "choice", choices=("league", "final")),
-                 Field("result", "result", "json", hint="the game's result, as for kangle "
-                                                        "score")),
+        "game": (_STAGE, Field("result", "result", "json",
+                               hint="the game's result, as for kangle score")),
     },
     "kinghill": {
         "register": (_NEW,),
@@ -135,7 +129,7 @@ FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
                         Field("result.seats", "seats", "names",
                               hint="the table's five players, counter-clockwise, one per line"),
                         Field("result.games", "games", "deals",
-                              hint=f"one line per game, like {_DEALS_EXAMPLE}; also “friend "
+                              hint=f"one line per game, like “{EXAMPLES['deals']}”; also “friend "
                                    "none”, “failed throw defenders” (or dealer side), “wrong "
                                    "bottom count”"),
                         Field("result.misplays", "misplays", "scores", optional=True,
@@ -159,10 +153,32 @@ FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
     },
 }
 WHOLE_ENTRY = (Field("", "entry (JSON)", "json"),)  # a kind without a form of its own
+# a league game's result, by the league's game: a line per team, player or colour
+LEAGUE_GAMES = {
+    "pictionary": Field("result.teams", "teams", "teams",
+                        hint=f"one line per team: the name, a colon, the squares reached, "
+                             f"then “finished” for the team that finished: "
+                             f"“{EXAMPLES['teams']}”"),
+    "monopolydeal": Field("result.players", "players", "holdings",
+                          hint="one line per player: the name, a colon, then the bank's and "
+                               "the properties' card values and the complete sets apart with "
+                               f"semicolons: “{EXAMPLES['holdings']}” (“bank total 9” for a "
+                               "total)"),
+    "blokus": Field("result.colours", "colours", "colours",
+                    hint="one line per colour: the colour and its player, a colon, the "
+                         f"pieces left, and the piece placed last: “{EXAMPLES['colours']}”"),
+    "tickettoride": Field("result.players", "players", "claims",
+                          hint="one line per player: the name, a colon, the routes claimed, "
+                               f"then the tickets: “{EXAMPLES['claims']}” (a route's colour "
+                               "where it is one of a double)"),
+}
 
 
-def fields_of(fmt: str, kind: str) -> tuple[Field, ...]:
-    """The form of ``kind`` in an event of format ``fmt``."""
+def fields_of(fmt: str, kind: str, game: str | None = None) -> tuple[Field, ...]:
+    """The form of ``kind`` in an event of format ``fmt`` played at ``game`` (a league
+    game's result has its game's form)."""
+    if fmt == "league" and kind == "game" and game in LEAGUE_GAMES:
+        return _STAGE, LEAGUE_GAMES[game]
     return FORMS.get(fmt, {}).get(kind, WHOLE_ENTRY)
 
 
@@ -230,26 +246,12 @@ def _read(field: Field, text: str) -> Any:
         return _scores(field.label, text)
     if shape == "cards":
         return _cards(field.label, text)
-    if shape == "camps":
-        return [_camp(field.label, line) for line in text.splitlines() if line.strip()]
-    if shape == "deals":
-        return [_deal(f"{field.label}, line {k + 1}", line)
-                for k, line in enumerate(text.splitlines()) if line.strip()]
+    if shape in LINES:
+        read = LINES[shape][0]
+        return [parse_json(line, f"{field.label}, line {k + 1}") if line.lstrip().startswith(
+            "{") else read(f"{field.label}, line {k + 1}", line)
+            for k, line in enumerate(text.splitlines()) if line.strip()]
     return parse_json(text, field.label)
-
-
-def typed_number(label: str, text: str, whole: bool = False) -> int | float:
-    """A number as a person types it (a typographic minus allowed), whole ones as int;
-    KangleError naming ``label`` where it is none, not finite or not ``whole``."""
-    try:
-        value = float(text.replace("−", "-"))
-    except ValueError:
-        value = math.nan
-    if not is_number(value):
-        raise KangleError(f"{label} must be a number, not {text!r:.30}")
-    if whole and not value.is_integer():
-        raise KangleError(f"{label}: a whole number, not {text!r:.30}")
-    return int(value) if value.is_integer() else value
 
 
 def _scores(label: str, text: str) -> dict[str, int | float]:
@@ -288,111 +290,6 @@ def _cards(label: str, text: str) -> dict[str, list[str]]:
     return held
 
 
-def _camp(label: str, line: str) -> dict[str, Any]:
-    """One team's line of a 三国杀 match's camps (see ``Field``) as the result's camp."""
-    name, colon, rest = line.partition(":")
-    name = name.strip()
-    if not colon or not name:
-        raise KangleError(f"{label}: {line.strip()!r:.40} is not a team, a colon, then its "
-                          f"generals, like {_CAMPS_EXAMPLE}")
-    listed, *extras = rest.split(";")
-    generals = []
-    for text in (g.strip() for g in listed.split(",")):
-        if not text:
-            continue
-        parts = _GENERAL.match(text)
-        if parts is None:
-            raise KangleError(f"{label}, {name}: {text!r:.40} is not a general's name, role "
-                              "(commander or vanguard), then HP of max HP, like “Cao Cao "
-                              "commander 2/5”")
-        generals.append({"name": parts["name"], "role": parts["role"], **{
-            k: typed_number(f"{label}, {parts['name']}'s {k.replace('_', ' ')}", parts[k],
-                            whole=True) for k in ("hp", "max_hp")}})
-    camp: dict[str, Any] = {"name": name, "generals": generals}
-    for extra in (e.split() for e in extras):
-        if extra == ["surrendered"]:
-            camp["surrendered"] = True
-        elif len(extra) == 2 and extra[0] == "penalties":
-            camp["penalties"] = typed_number(f"{label}, {name}'s penalties", extra[1],
-                                             whole=True)
-        elif len(extra) == 2 and extra[0] == "side":
-            camp["side"] = extra[1]
-        elif extra:
-            raise KangleError(f"{label}, {name}: after a semicolon, “penalties N”, "
-                              f"“surrendered” or “side warm” (or cool), not "
-                              f"{' '.join(extra)!r:.30}")
-    return camp
-
-
-def _camp_line(camp: Any) -> str:
-    """A camp of a 三国杀 result as its line is typed (the inverse of ``_camp``); a part
-    no line holds, as JSON."""
-    if not isinstance(camp, Mapping) or not isinstance(camp.get("generals"), list) or not all(
-            isinstance(g, Mapping) for g in camp["generals"]):
-        return json.dumps(camp, ensure_ascii=False)
-    generals = ", ".join(f"{g.get('name')} {g.get('role')} {_plain(g.get('hp'))}/"
-                         f"{_plain(g.get('max_hp'))}" for g in camp["generals"])
-    parts = [f"{camp.get('name')}: {generals}"]
-    if "penalties" in camp:
-        parts.append(f"penalties {_plain(camp['penalties'])}")
-    if camp.get("surrendered") is True:
-        parts.append("surrendered")
-    if "side" in camp:
-        parts.append(f"side {camp['side']}")
-    return "; ".join(parts)
-
-
-def _deal(label: str, line: str) -> dict[str, Any]:
-    """One game's line of a 找朋友 round (see ``Field``) as the round's game."""
-    game: dict[str, Any] = {}
-    for part in (p.strip() for p in line.split(",")):
-        words = part.split()
-        if words[:1] in (["dealer"], ["friend"]) and len(words) > 1:
-            name = " ".join(words[1:])
-            game[words[0]] = None if words[0] == "friend" and name == "none" else name
-        elif words[:1] in (["taken"], ["bottom"]) and len(words) == 2:
-            key = "defender_points" if words[0] == "taken" else "bottom_points"
-            game[key] = typed_number(f"{label}, {words[0]}", words[1], whole=True)
-        elif words[:2] == ["last", "trick"] and len(words) >= 4 and (
-                " ".join(words[2:-1]) in _SIDES):
-            game["last_trick"] = {"won_by": _SIDES[" ".join(words[2:-1])], "size": typed_number(
-                f"{label}, the last trick's size", words[-1], whole=True)}
-        elif words[:2] == ["failed", "throw"] and " ".join(words[2:]) in _SIDES:
-            game.setdefault("failed_throws", []).append(_SIDES[" ".join(words[2:])])
-        elif words == ["wrong", "bottom", "count"]:
-            game["wrong_bottom_count"] = True
-        elif part:
-            raise KangleError(f"{label}: {part!r:.40} is none of “dealer NAME”, “friend NAME” "
-                              "(or none), “taken N”, “bottom N”, “last trick defenders N” (or "
-                              "dealer side), “failed throw defenders” (or dealer side), "
-                              "“wrong bottom count”")
-    return game
-
-
-def _deal_line(game: Any) -> str:
-    """A game of a 找朋友 round as its line is typed (the inverse of ``_deal``); a part
-    no line holds, as JSON."""
-    if not isinstance(game, Mapping):
-        return json.dumps(game, ensure_ascii=False)
-    parts, side = [], {v: k for k, v in _SIDES.items() if " " in k or k == "defenders"}
-    for key, value in game.items():
-        last = value if isinstance(value, Mapping) else {}
-        throws = value if isinstance(value, list) else []
-        if key in ("dealer", "friend"):
-            parts.append(f"{key} {'none' if value is None else value}")
-        elif key in ("defender_points", "bottom_points"):
-            parts.append(f"{'taken' if key == 'defender_points' else 'bottom'} {_plain(value)}")
-        elif key == "last_trick" and last.get("won_by") in side:
-            parts.append(f"last trick {side[last['won_by']]} {_plain(last.get('size'))}")
-        elif key == "failed_throws" and all(t in side for t in throws):
-            parts += [f"failed throw {side[t]}" for t in throws]
-        elif key == "wrong_bottom_count" and isinstance(value, bool):
-            parts += ["wrong bottom count"] * value
-        else:
-            return json.dumps(game, ensure_ascii=False)
-    return ", ".join(parts)
-
-
 def typed_values(fields: tuple[Field, ...], data: Mapping[str, Any]) -> dict[str, str]:
     """What each input of ``fields`` shows for an entry whose data is ``data``: the
     inverse of ``entry_data``, so a correction starts from the entry as it stands."""
@@ -404,7 +301,7 @@ def typed_values(fields: tuple[Field, ...], data: Mapping[str, Any]) -> dict[str
         elif field.shape == "json":
             text = json.dumps(value, ensure_ascii=False)
         elif field.shape == "scores" and isinstance(value, dict):
-            text = "\n".join(f"{n} {_plain(v)}" for n, v in value.items())
+            text = "\n".join(f"{n} {plain(v)}" for n, v in value.items())
         elif field.shape == "cards" and isinstance(value, dict):
             text = "\n".join(f"{n}: {' '.join(map(str, c)) if isinstance(c, list) else c}"
                              for n, c in value.items())
@@ -412,27 +309,31 @@ def typed_values(fields: tuple[Field, ...], data: Mapping[str, Any]) -> dict[str
             text = "\n".join(map(str, value))
         elif field.shape == "tables" and isinstance(value, list):
             text = "\n".join(", ".join(map(str, t)) for t in value if isinstance(t, list))
-        elif field.shape == "camps" and isinstance(value, list):
-            text = "\n".join(map(_camp_line, value))
-        elif field.shape == "deals" and isinstance(value, list):
-            text = "\n".join(map(_deal_line, value))
+        elif field.shape in LINES and isinstance(value, list):
+            text = "\n".join(_line(LINES[field.shape][1], part) for part in value)
         elif value is None and field.null:
             text = field.null
         else:
-            text = _plain(value)
+            text = plain(value)
         values[form_name(field)] = text
     return values
 
 
-def in_words(fmt: str, kind: str, data: Mapping[str, Any]) -> str:
+def _line(write, part: Any) -> str:
+    """A part of a result as its line is typed, or as JSON where no line holds it."""
+    line = write(part) if isinstance(part, Mapping) else None
+    return json.dumps(part, ensure_ascii=False) if line is None else line
+
+
+def in_words(fmt: str, kind: str, data: Mapping[str, Any], game: str | None = None) -> str:
     """An entry as a person reads it, field by field in its form's words: ``round: 1 ·
     table: 2 · scores: Ann Lee 30, Bo -10`` (tables apart with ``|``; a part no field
     shows, such as the tiles a result was scored from, as JSON; a void: its reason)."""
     if kind == "void":
         return f"reason: {data.get('reason', '')}"
-    fields = fields_of(fmt, kind)
+    fields = fields_of(fmt, kind, game)
     shown = typed_values(fields, data)
-    parts = [f"{f.label}: " * bool(f.key) + (" | " if f.shape in ("tables", "camps", "deals") else
+    parts = [f"{f.label}: " * bool(f.key) + (" | " if f.shape == "tables" or f.shape in LINES else
                                              ", ").join(shown[form_name(f)].splitlines())
              for f in fields if shown[form_name(f)]]
     if fields is not WHOLE_ENTRY:
@@ -440,9 +341,3 @@ def in_words(fmt: str, kind: str, data: Mapping[str, Any]) -> str:
         parts += [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()
                   if k not in keys]
     return " · ".join(parts)
-
-
-def _plain(value: Any) -> str:
-    if isinstance(value, float) and value == int(value):
-        return str(int(value))
-    return str(value)
