@@ -33,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
