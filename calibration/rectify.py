@@ -36,6 +36,7 @@ class Features:
     holes: np.ndarray  # uint8: 1 over the holes
     line_gain: np.ndarray  # float32: 1 + LINE_REDNESS on the lines, 1 elsewhere
     print_discs: np.ndarray  # uint8: 1 over discs printed in solid colour (carrom's)
+    print_rims: np.ndarray  # uint8: 1 over those discs' printed rims (``_printed_discs``)
     rim_level: float  # the rim's brightness as a share of the playing surface's
     # uint8: 1 on the pixels that passed a piece's test by themselves (the second of what
     # ``pieces`` gives, kept here by the detector), not closed or filled in
@@ -79,7 +80,9 @@ class Features:
         when its colour (red share) or brightness is unlike the print's; but the print
         darkened by a piece's shadow (its red share kept) is taken out again once the
         blobs are closed and filled, so a man standing on a disc is not joined to its
-        shaded part (which moved his blob's middle off him).
+        shaded part (which moved his blob's middle off him). A disc's printed rim, red
+        as the disc, is no piece's either: else with a man's edge it enclosed the part
+        of the disc he leaves in view, and the filling joined that to him.
         Integer arithmetic for the 康樂棋 set: this runs on every frame."""
         dark = self.grey < cv2.convertScaleAbs(self.background, alpha=ratio_below)
         dark &= (self.grey >= cv2.convertScaleAbs(self.background, alpha=HOLE_RATIO)) | (
@@ -109,6 +112,10 @@ class Features:
             seen[on] = ~like | (level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
             # the print darkened by a piece's shadow keeps its red share: no piece's
             shaded_print = like & (level < 1 / PRINT_LEVEL)
+            rims = self.print_rims > 0
+            px = self.image[rims].astype(np.float32)
+            seen[rims] &= np.abs(px[:, 2] / (px.sum(axis=1) + 1) - ink[2] / (ink.sum() + 1)) > (
+                PRINT_SHARE)
         seen = (seen & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)
@@ -164,13 +171,16 @@ _SUM = np.ones((1, 3), np.float32)  # cv2.transform by it: B + G + R
 
 
 
-def _printed_discs(rect: Rectifier, board: Board) -> np.ndarray:
-    """A mask (1) of the solid printed discs' insides, 1.5 mm in from their printed rims
-    (which ``_printed_lines`` counts as lines)."""
-    mask = np.zeros((rect.size, rect.size), np.uint8)
+def _printed_discs(rect: Rectifier, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Masks (1) of the solid printed discs' insides, 1.5 mm in from their printed rims
+    (which ``_printed_lines`` counts as lines), and of those rims, 3.5 mm wide."""
+    inside = np.zeros((rect.size, rect.size), np.uint8)
+    rims = np.zeros_like(inside)
     for centre, radius in (carrom_print(board).discs if board.design == "carrom" else ()):
-        cv2.circle(mask, rect.to_px(*centre), int(round((radius - 1.5) * rect.scale)), 1, -1)
-    return mask
+        cv2.circle(inside, rect.to_px(*centre), int(round((radius - 1.5) * rect.scale)), 1, -1)
+        cv2.circle(rims, rect.to_px(*centre), int(round(radius * rect.scale)), 1,
+                   int(round(3.5 * rect.scale)))
+    return inside, rims
 
 
 def _printed_lines(rect: Rectifier, board: Board, width: int) -> np.ndarray:
@@ -263,7 +273,7 @@ class Rectifier:
         # square, as a rectangle's dilation is separable (0.15 ms, a disc's 2.8 ms)
         k = int(round(2 * ARM * scale / 4)) | 1
         self._arm_reach = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-        self.print_discs = _printed_discs(self, board)
+        self.print_discs, self.print_rims = _printed_discs(self, board)
         quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
         self._surface_small = cv2.resize(self.surface, quarter, interpolation=cv2.INTER_NEAREST)
         self._rim_small = cv2.resize(self.rim, quarter, interpolation=cv2.INTER_NEAREST)
@@ -340,5 +350,5 @@ class Rectifier:
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
         return Features(rect, grey, background, board_red, reds[0], self.not_lines,
-                        self.holes, self.line_gain, self.print_discs,
+                        self.holes, self.line_gain, self.print_discs, self.print_rims,
                         levels[1] / max(levels[0], 1))

@@ -450,6 +450,36 @@ def test_carrom_printed_red_discs_are_no_pieces_but_a_man_on_one_is_found():
     assert got == sorted([("white", -11, -13), ("black", 0, 0), ("white", 5, 6)])
 
 
+def test_two_touching_men_on_a_base_disc_are_not_joined_to_the_part_of_it_they_enclose():
+    """Carrom seed 97, venue 3, frame 1 of the detection benchmark (the gallery): two black
+    men touching, one standing mostly on the SW base disc. The disc's printed rim (red as
+    the disc, but counted with the lines, outside the disc's inside) passed as a red
+    piece's pixels; with the man's edge it enclosed the sliver of the disc left in view,
+    the filling took that in, and its pixels fell to the men: both were dropped as no
+    single piece. A rim's pixels like the print are no piece's."""
+    camera = Camera(np.array([[969.787, 0, 640], [0, 969.787, 360], [0, 0, 1]]),
+                    np.array([-0.0368086, 0.00543904, 0, 0, 0]), (1280, 720),
+                    np.array([2.93909, -0.0326335, 0.00331277]),
+                    np.array([-11.218, 6.44451, 1519.65]))
+    look = Look(light_gradient=0.0719, light_warmth=0.5264, noise=3.053, blur=0.1113, jpeg=70,
+                shadow=0.2584, occluders=0, seed=119728586,
+                lamp=Lamp(x=231.0, y=-196.5, height=750.9, width=444.4, darkness=0.4728))
+    truth = {"red-piece-1": (-202.6, -34.4), "white-piece-8": (-307.2, 235.2),
+             "white-piece-7": (-165.7, 33.8), "white-piece-2": (-103.2, 205.3),
+             "black-piece-4": (-108.5, 284.7), "black-piece-5": (-233.0, -250.5),
+             "black-piece-2": (-297.4, -225.6), "black-piece-3": (-177.0, 4.6),
+             "white-piece-3": (-313.0, 265.9), "white-piece-5": (271.0, 233.1),
+             "white-piece-6": (-70.4, -37.8), "black-piece-6": (-83.4, 303.5),
+             "white-piece-1": (-64.2, 86.7), "black-piece-7": (-193.4, -234.1),
+             "white-piece-9": (-189.1, 243.2), "white-piece-4": (-276.3, -349.4),
+             "black-piece-8": (53.8, 313.0)}
+    frame = CARROM_RENDER.render(camera, truth, look).image
+    found = Detector(calibrate_board(frame, camera, CARROM)).detect(frame)
+    men = {pid: truth[pid] for pid in ("black-piece-5", "black-piece-7")}
+    near = [d for d in found if min(np.hypot(d.x - x, d.y - y) for x, y in men.values()) < 60]
+    assert match_carrom(men, near) == (0, 0, 0)
+
+
 @pytest.mark.parametrize("damage, message", [
     (lambda d: d["pose"]["rvec"].__setitem__(0, float("nan")), r"pose.rvec: not a finite"),
     (lambda d: d["camera"]["matrix"][0].__setitem__(0, True), r"camera.matrix: not numbers"),
