@@ -63,6 +63,11 @@ GRAZE = 0.8  # a first contact the frames show and the striker's fitted line mis
 # till then where it goes is told with at most REGAINED confidence
 REFOUND = 8
 REGAINED = 0.7
+# a detection no track claims, seen this many times within FIXED mm of one place, is a
+# fixture of the view (a sleeve's corner by a hole read as a piece), not a piece: a
+# track out of sight is not found again in it
+FIXTURE = 10
+FIXED = 4.0
 
 
 class ShotOracle(Protocol):
@@ -140,6 +145,8 @@ class ShotTracker:
         self.frame = 1 / 60  # s between frames: the shortest seen, once there are two
         self.meetings: dict[frozenset[str], float] = {}  # like pieces that met, and when
         self._aiming: dict[str, list] = {}  # each piece's sightings before the strike
+        self._unclaimed: list[list] = []  # [x, y, sightings] of detections no track took
+        self._fixtures: list[tuple[float, float]] = []  # those seen FIXTURE times
         self._timed = False
 
     # -- following ------------------------------------------------------------------------
@@ -178,6 +185,8 @@ class ShotTracker:
                         continue
                     if d.weak and not self._left(tr):
                         continue  # a maybe-piece on the rim: only for one that left
+                    if tr.missing and self._fixture(d):
+                        continue
                     if tr.gone is not None and tr.gone.kind == "pocket" and (
                             d.where != "surface"):
                         continue  # one that ran on over a hole's mouth is still on the
@@ -234,12 +243,31 @@ class ShotTracker:
                         *tr.velocity()) < MOVING else None
         if jumps:
             used_t -= self._hold_the_unstruck(t, jumps)
+        self._note_unclaimed(d for i, d in enumerate(dets) if i not in used_d)
         for tr in live:
             if tr.id not in used_t:
                 tr.missing += 1
                 self._vanished(tr, t)
         self._note_swaps(t)
         self._segment(t)
+
+    def _note_unclaimed(self, dets: Iterable[Detection]) -> None:
+        """Count the detections no track took, place by place (``_fixture``)."""
+        for d in dets:
+            for place in self._unclaimed:
+                if math.hypot(d.x - place[0], d.y - place[1]) < FIXED:
+                    place[2] += 1
+                    if place[2] == FIXTURE:
+                        self._fixtures.append((place[0], place[1]))
+                    break
+            else:
+                self._unclaimed.append([d.x, d.y, 1])
+
+    def _fixture(self, d: Detection) -> bool:
+        """Whether ``d`` lies where detections no track took have stood FIXTURE times: a
+        fixture of the view. Every piece is followed from the first frame, so what stands
+        unclaimed at one place frame after frame is none of them."""
+        return any(math.hypot(d.x - x, d.y - y) < FIXED for x, y in self._fixtures)
 
     def _aiming_now(self) -> bool:
         """Whether the striker is in sight and has not moved yet (the player aims), so
