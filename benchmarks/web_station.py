@@ -161,7 +161,8 @@ def run(args, base: str, key: bytes, tables, where: str) -> None:
           "(+ up to 2 s until an open page polls; target <= 2 s)")
     for c in clients:
         c.close()
-    photos(args.photos, base, key, tables)
+    if args.photos:
+        photos(args.photos, base, key, tables)
 
 
 def photos(n: int, base: str, key: bytes, tables) -> None:
