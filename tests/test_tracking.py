@@ -477,6 +477,50 @@ def test_a_piece_lost_by_a_hole_is_not_found_again_in_what_stood_there_unclaimed
     assert [(p.piece, p.hole) for p in seen.pockets] == [("B05", "SW")]
 
 
+# held-out 7902 as the camera saw it (frame k at k/60 s; x, y mm): R16 lies under the
+# player's arm from the first frame to frame 62; the striker, struck at frame 0, is
+# blurred into a piece's size at frame 2 (far from R16), and runs off the W cushion east
+STRIKER_7902 = {0: (-272, -263), 3: (-327, -231), 4: (-287, -224), 5: (-248, -218),
+                6: (-211, -211), 7: (-173, -204), 8: (-136, -197), 10: (-63, -185),
+                **{11 + k: xy for k, xy in enumerate([
+                    (-27, -178), (9, -172), (44, -166), (79, -160), (113, -154), (147, -148),
+                    (181, -142), (214, -136), (246, -130), (281, -124), (312, -119),
+                    (343, -113), (344, -109), (325, -105), (307, -102), (289, -98), (273, -95),
+                    (254, -92), (239, -89), (223, -86), (208, -83), (193, -80), (178, -77),
+                    (164, -74), (150, -71), (137, -69)])}}
+
+
+def test_what_a_piece_met_is_unsure_when_the_sighting_that_moved_it_may_not_be_it():
+    """Held-out 7902, in detections: R16 lay under the arm; the striker, struck unseen
+    under the cue, was read blurred as a piece 240 mm from R16 and R16's track took that
+    (a striker lost before its speed was seen may have sent it anywhere). R16 was then
+    found again where it lay, so it had moved and come back, struck by the striker: a
+    sure 7.1 廢子 where the striker touched nothing before the cushion. A sighting made
+    while the track is not sure to be its piece (found again after long out of sight)
+    makes what the piece met there as unsure as where it went: the call asks."""
+    from rules.referee import judge
+    from rules.rule_profile import RuleProfile
+
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "R16", (-111.4, -317.5))
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-24, 100):
+        found = []
+        if k < 0 or k > 36 or k in STRIKER_7902:
+            found.append(Detection("red", "striker", *STRIKER_7902.get(
+                k, (-265, -265) if k < 0 else (137, -69)), "surface", 0.9))
+        if k == 2:  # the striker's blur, read as the smaller disc
+            found.append(Detection("red", "piece", -350.0, -239.0, "surface", 0.83))
+        if k >= 62:
+            found.append(Detection("red", "piece", -111.4, -317.5, "surface", 0.9))
+        tracker.update(k / 60, found)
+    seen = tracker.record()
+    met = [c for c in seen.contacts if "R16" in (c.a, c.b)]
+    assert met and all(c.confidence < SURE for c in met)
+    calls = judge(state, seen, BOARD, RuleProfile())[1].calls
+    assert all(c.confirm for c in calls if c.rule == "7.1")
+
+
 # held-out 7612 as the camera saw it, 0 to 0.6 s (t s, x mm, y mm, every 1/60 s): the
 # striker from SW, and B11, which it sends off the E cushion, meets again at 0.24 s and
 # sends up into the N cushion at 2.6 m/s and back down the E side

@@ -99,6 +99,7 @@ class Track:
     seeded: bool = False  # its one point is where the table state says it stands
     gone: Gone | None = None
     refound: int = 0  # sightings still to come before it is sure to be its piece (REFOUND)
+    unsure: list[float] = field(default_factory=list)  # times of sightings made meanwhile
 
     @property
     def pos(self) -> tuple[float, float]:
@@ -219,6 +220,8 @@ class ShotTracker:
                 tr = self.tracks[tid]
                 tr.refound = REFOUND if tr.missing * self.frame > LOST_FOR else max(
                     tr.refound - 1, 0)
+                if tr.refound:
+                    tr.unsure.append(t)
                 if tr.seeded:  # where the camera sees it is where it stands (whatever
                     tr.points.clear()  # small bias detection has), the reference for moves
                     tr.seeded = False
@@ -780,10 +783,15 @@ class ShotTracker:
 
     def _trusted(self, c: Contact, t0: float, doubt: dict[str, float]) -> Contact:
         """A contact told less surely if either piece may have swapped identity more than
-        two frames before (the meeting that set the doubt is itself seen)."""
+        two frames before (the meeting that set the doubt is itself seen), or was seen
+        about then in a sighting not sure to be its piece (``Track.unsure``: found again
+        after long out of sight, what it met is as unsure as where it went)."""
         confidence = c.confidence
         for body in (c.a, c.b):
             confidence = self._trust(doubt.get(body), t0 + c.t - 2 * self.frame, confidence)
+            if body in self.tracks and any(abs(t - t0 - c.t) <= 2 * self.frame
+                                           for t in self.tracks[body].unsure):
+                confidence = min(confidence, REGAINED)
         return c if confidence == c.confidence else replace(c, confidence=confidence)
 
     def _moving_touches(self, t0: float, known: list[Contact]) -> list[Contact]:
