@@ -68,6 +68,7 @@ REGAINED = 0.7
 # track out of sight is not found again in it
 FIXTURE = 10
 FIXED = 4.0
+UNCLAIMED_FOR = 0.5  # s: a place where none has stood unclaimed for this long is forgotten
 
 
 class ShotOracle(Protocol):
@@ -146,7 +147,8 @@ class ShotTracker:
         self.frame = 1 / 60  # s between frames: the shortest seen, once there are two
         self.meetings: dict[frozenset[str], float] = {}  # like pieces that met, and when
         self._aiming: dict[str, list] = {}  # each piece's sightings before the strike
-        self._unclaimed: list[list] = []  # [x, y, sightings] of detections no track took
+        # [x, y, sightings, last seen] of detections no track took, for UNCLAIMED_FOR s
+        self._unclaimed: list[list] = []
         self._fixtures: list[tuple[float, float]] = []  # those seen FIXTURE times
         self._timed = False
 
@@ -246,7 +248,7 @@ class ShotTracker:
                         *tr.velocity()) < MOVING else None
         if jumps:
             used_t -= self._hold_the_unstruck(t, jumps)
-        self._note_unclaimed(d for i, d in enumerate(dets) if i not in used_d)
+        self._note_unclaimed(t, (d for i, d in enumerate(dets) if i not in used_d))
         for tr in live:
             if tr.id not in used_t:
                 tr.missing += 1
@@ -254,17 +256,21 @@ class ShotTracker:
         self._note_swaps(t)
         self._segment(t)
 
-    def _note_unclaimed(self, dets: Iterable[Detection]) -> None:
-        """Count the detections no track took, place by place (``_fixture``)."""
+    def _note_unclaimed(self, t: float, dets: Iterable[Detection]) -> None:
+        """Count the detections no track took at time ``t``, place by place
+        (``_fixture``); a place not seen again for UNCLAIMED_FOR s is forgotten (a hand
+        moving about while the player aims leaves a trail of them)."""
         for d in dets:
             for place in self._unclaimed:
                 if math.hypot(d.x - place[0], d.y - place[1]) < FIXED:
                     place[2] += 1
+                    place[3] = t
                     if place[2] == FIXTURE:
                         self._fixtures.append((place[0], place[1]))
                     break
             else:
-                self._unclaimed.append([d.x, d.y, 1])
+                self._unclaimed.append([d.x, d.y, 1, t])
+        self._unclaimed = [p for p in self._unclaimed if t - p[3] <= UNCLAIMED_FOR]
 
     def _fixture(self, d: Detection) -> bool:
         """Whether ``d`` lies where detections no track took have stood FIXTURE times: a
