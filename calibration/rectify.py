@@ -105,17 +105,16 @@ class Features:
         if print_bgr is not None and self.print_discs.any():
             on = self.print_discs > 0
             ink = np.asarray(print_bgr, np.float32)
+            ink_share = ink[2] / (ink.sum() + 1)
             px = self.image[on].astype(np.float32)
-            share = px[:, 2] / (px.sum(axis=1) + 1)
             level = px.sum(axis=1) / max(float(ink.sum()), 1.0)
-            like = np.abs(share - ink[2] / (ink.sum() + 1)) <= PRINT_SHARE
+            like = np.abs(px[:, 2] / (px.sum(axis=1) + 1) - ink_share) <= PRINT_SHARE
             seen[on] = ~like | (level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
             # the print darkened by a piece's shadow keeps its red share: no piece's
             shaded_print = like & (level < 1 / PRINT_LEVEL)
             rims = self.print_rims > 0
-            px = self.image[rims].astype(np.float32)
-            seen[rims] &= np.abs(px[:, 2] / (px.sum(axis=1) + 1) - ink[2] / (ink.sum() + 1)) > (
-                PRINT_SHARE)
+            rim = self.image[rims].astype(np.float32)
+            seen[rims] &= np.abs(rim[:, 2] / (rim.sum(axis=1) + 1) - ink_share) > PRINT_SHARE
         seen = (seen & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)

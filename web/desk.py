@@ -71,7 +71,7 @@ def desk_routes(comp: Competition, organiser: Organiser, wrong: WrongCodes) -> l
                                            not typed.get("seq") else {})}
                  for k in comp.format.ENTRIES]
         corrections = {e.seq: _rows(comp, e.kind, typed if typed.get("seq") == str(e.seq)
-                                    else typed_values(fields_of(fmt, e.kind, game), e.data))
+                                    else typed_values(_fields(comp, e.kind), e.data))
                        for e in everything if e.kind != "void" and e.seq not in replaced}
         return page(request, "desk.html", status, title=comp.event.name,
                     event=comp.event, entries=everything, live=live, replaced=replaced,
