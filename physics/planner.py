@@ -93,12 +93,20 @@ def candidates(state: TableState, board: Board,
             for free, circle, (cx, cy), radius in shooters:
                 reach = board.piece_radius + radius
                 others = [xy for p, xy in standing.items() if p not in (target, free)]
-                gx, gy = tx - (hx - tx) / d * reach, ty - (hy - ty) / d * reach
-                paths = [(None, (gx, gy), (cx, cy))]  # (cushion, aim, whence it comes at g)
+                way = ((hx - tx) / d, (hy - ty) / d)
+                straight = _ghost((tx, ty), way, (cx, cy), reach, physics)
+                paths = [(None, straight, (cx, cy), straight)]  # (cushion, aim, whence it
+                # comes at the ghost disc, the ghost disc)
                 for side in _CUSHIONS:
-                    paths += [(side, b, b) for b in _bank((cx, cy), (gx, gy), side, board,
-                                                          physics, radius)]
-                for side, (ax, ay), (fx, fy) in paths:
+                    for b in _bank((cx, cy), straight, side, board, physics, radius):
+                        # the ghost disc as the piece comes off the cushion, and the
+                        # meeting with the cushion again for it (the nearest such)
+                        ghost = _ghost((tx, ty), way, b, reach, physics)
+                        again = _bank((cx, cy), ghost, side, board, physics, radius)
+                        if again:
+                            b = min(again, key=lambda p, b=b: math.dist(p, b))
+                            paths.append((side, b, b, ghost))
+                for side, (ax, ay), (fx, fy), (gx, gy) in paths:
                     # the shot piece must come at the target from behind its line to the hole
                     if (gx - fx) * (hx - tx) + (gy - fy) * (hy - ty) <= 0:
                         continue
@@ -113,6 +121,37 @@ def candidates(state: TableState, board: Board,
                                for k, v in enumerate(SPEEDS))
     out.sort(key=lambda c: c[0])
     return [c for _, c in out]
+
+
+def _ghost(target, way, whence, reach: float, physics: PhysicsProfile) -> tuple[float, float]:
+    """Where the shot piece's centre must be when it touches ``target`` (a piece at rest,
+    mm) so that the target runs off along ``way`` (a unit vector), the shot piece coming
+    straight from ``whence``. Not quite on the line through the target: friction
+    between the two throws the target off the line of centres towards the shot piece's
+    run, by tan θ = min(μ, tan φ / (3 (1 + e))) at a cut of φ (μ, e: piece friction and
+    restitution; 3: two discs' linear and spinning inertia against the sideways push
+    that stops their rims slipping), so the line of centres is turned back by θ. Found
+    by a few rounds from the plain ghost disc (θ moves with the cut it turns)."""
+    (tx, ty), (ux, uy) = target, way
+    nx, ny = ux, uy
+    for _ in range(3):
+        gx, gy = tx - nx * reach, ty - ny * reach
+        wx, wy = gx - whence[0], gy - whence[1]
+        length = math.hypot(wx, wy)
+        if length == 0.0:
+            break
+        along = (wx * nx + wy * ny) / length  # cos φ
+        sx, sy = wx / length - along * nx, wy / length - along * ny  # sin φ · sideways
+        side = math.hypot(sx, sy)
+        if along <= 0.0 or side == 0.0:
+            break
+        throw = min(physics.piece_friction,
+                    side / along / (3 * (1 + physics.piece_restitution)))  # tan θ
+        # the target leaves along n + tan θ · (sideways unit): turn n back by as much
+        nx, ny = ux - throw * sx / side, uy - throw * sy / side
+        norm = math.hypot(nx, ny)
+        nx, ny = nx / norm, ny / norm
+    return tx - nx * reach, ty - ny * reach
 
 
 _CUSHIONS = {"N": (1, 1), "E": (0, 1), "S": (1, -1), "W": (0, -1)}  # axis, sign

@@ -14,7 +14,7 @@ from physics.profile import PhysicsProfile
 from physics.simulate import Stroke, simulate
 from physics.world import GRAVITY_MM, build_world
 from rules.board import load_board
-from tests.kit import gone, started
+from tests.kit import alone, cut_place, gone, started
 
 BOARD = load_board()
 # Collision laws are checked with (almost) no table friction, so velocities just
@@ -72,6 +72,36 @@ def test_glancing_collision_of_equal_masses_with_e_1_separates_at_90_degrees(off
     angle = math.degrees(math.acos((a.dot(b)) / (a.length * b.length)))
     assert angle == pytest.approx(90.0, rel=0.01)
     assert a.length ** 2 + b.length ** 2 == pytest.approx(1500.0 ** 2, rel=0.01)
+
+
+@pytest.mark.parametrize("friction", [0.05, 0.2])
+@pytest.mark.parametrize("cut", [10.0, 20.0, 35.0, 50.0, 65.0])
+def test_a_cut_pushes_along_the_line_of_centres_where_the_discs_first_touch(cut, friction):
+    """Played as every shot is, in whole steps (a piece moves up to half its radius in
+    one): the striker, 14 g at 3 m/s, cuts a 6 g piece at rest. The impulse lies along the
+    line of centres at first touch, J_n = (1 + e)·m·v·cos φ (m the reduced mass), with
+    friction along the rims J_t = min(μ·J_n, m·v·sin φ / 3): the slip stops once a third
+    of the sideways speed has gone (two discs' linear and spinning inertia, I = m r²/2).
+    The piece leaves at (J_n·n + J_t·t) / m_piece, within 1 % and 0.2°."""
+    e = 0.8
+    physics = replace(SLICK, piece_restitution=e, piece_friction=friction,
+                      trajectory_rate=1000, max_duration=0.2)
+    v = 3000.0
+    record = simulate(alone(("B05", cut_place(cut, 250.0))), Stroke("red", "SW", 90.0, v / 1000),
+                      BOARD, physics)
+    touch = next(c.t for c in record.contacts if {c.a, c.b} == {"RS", "B05"})
+    after = np.array([p for p in record.trajectory["B05"] if touch + 0.005 <= p[0] <= touch + 0.03])
+    seen = (after[-1, 1:] - after[0, 1:]) / (after[-1, 0] - after[0, 0])  # mm/s
+    m1, m2 = BOARD.mass_of("RS"), BOARD.mass_of("B05")
+    m = m1 * m2 / (m1 + m2)
+    phi = math.radians(cut)
+    n, t = np.array([math.sin(phi), math.cos(phi)]), np.array([-math.cos(phi), math.sin(phi)])
+    jn = (1 + e) * m * v * math.cos(phi)
+    jt = min(friction * jn, m * v * math.sin(phi) / 3)
+    expected = (jn * n + jt * t) / m2
+    assert np.hypot(*seen) == pytest.approx(np.hypot(*expected), rel=0.01)
+    turn = math.degrees(math.atan2(seen[0] * expected[1] - seen[1] * expected[0], seen @ expected))
+    assert abs(turn) < 0.2
 
 
 @pytest.mark.parametrize("incidence", [0.0, 30.0, 60.0])

@@ -962,13 +962,14 @@ class ShotTracker:
                        confidence=round(min(confidence, 1.0), 3))
 
     def _tangent(self, strike: Strike, body: str, tau: float) -> str | None:
-        """A piece the striker's line passes at touching distance, within one standard
-        deviation of the fit (and 0.2 mm), before it reaches ``body`` (``tau`` s on): a
+        """A piece the striker's line passes at touching distance, within two standard
+        deviations of the fit (and 0.2 mm), before it reaches ``body`` (``tau`` s on): a
         touch along a tangent moves a piece too little to see (at 3 m/s, 0.1 mm inside
-        touching sends it about 15 mm, 0.001 mm inside about 0.15 mm), so that the
-        frames show it still does not rule it out. Only a piece whose touch first would
-        change a call is asked about: the shooter's own (7.1) or a protected one. Its
-        id, or None."""
+        touching sends it about 15 mm, 0.001 mm inside about 0.3 mm), so that the
+        frames show it still does not rule it out; and it turns the striker a little
+        (0.2° there), which bends the line fitted through frames before and after it.
+        Only a piece whose touch first would change a call is asked about: the
+        shooter's own (7.1) or a protected one. Its id, or None."""
         ux, uy = math.cos(strike.angle), math.sin(strike.angle)
         sx, sy = strike.start
         rs = self.board.radius_of(self.striker)
@@ -981,7 +982,7 @@ class ShotTracker:
             along, across = px * ux + py * uy, abs(px * uy - py * ux)
             touch = rs + self.board.radius_of(pid)
             if 0 < along < reach + touch and abs(across - touch) <= (
-                    strike.sigma * along + 0.2):
+                    2 * strike.sigma * along + 0.2):
                 return pid
         return None
 
