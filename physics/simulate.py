@@ -167,9 +167,10 @@ class _Run:
     def _begin_pieces(self, arbiter: pymunk.Arbiter, space, data) -> None:
         sa, sb = shapes = arbiter.shapes
         a, b = self.w.piece_of_shape[sa], self.w.piece_of_shape[sb]
-        self.moving.update(arbiter.bodies)
-        (pa, va), (pb, vb) = (self._start_of_step(body) for body in arbiter.bodies)
-        reach = self.board.radius_of(a) + self.board.radius_of(b)
+        bodies = sa.body, sb.body
+        self.moving.update(bodies)
+        (pa, va), (pb, vb) = (self._start_of_step(body) for body in bodies)
+        reach = sa.radius + sb.radius
         tau = disc_disc(pa, va, pb, vb, reach, self.dt)
         self.pending.append((self._impact(tau), a, b))
         if tau:
@@ -180,25 +181,29 @@ class _Run:
         (``normals``), not where the step left them: a piece moves up to half its
         radius in a step, and 7 mm into a 20° cut the line of centres is 3° off, more
         than a piece friction of 0.05 throws a cut (at a graze's deepest moment it is a
-        right angle off, and the push is lost). Held while they touch: the discs part
-        along it, so a normal taken again from the overlap would push them a second
-        time. The contact points stay on each disc's rim along it.
+        right angle off, and the push is lost). The contact points stay on each disc's
+        rim along it.
 
         Once pushed, discs that still overlap but part along it are left alone until
-        they have parted: Chipmunk would start each step from the push it last solved,
-        scaled by the ratio of the two steps' lengths, and take back no more than that
-        push — a shorter step (a struck piece faster than the striker) took a sixth of
-        a 20° cut's bounce away."""
-        sa, sb = arbiter.shapes
-        normal = self.normals.get((sa, sb))
+        they have parted: Chipmunk would push them again along the normal it takes
+        from the overlap, and it starts each step from the push it last solved, scaled
+        by the ratio of the two steps' lengths, taking back no more than that push — a
+        shorter step (a struck piece faster than the striker) took a sixth of a 20°
+        cut's bounce away. Discs pushed together again while they overlap (in a pack)
+        are Chipmunk's to solve as it finds them."""
+        shapes = arbiter.shapes
+        normal = self.normals.get(shapes)
         if normal is None:
             return
-        if not arbiter.is_first_contact and (sb.body.velocity - sa.body.velocity).dot(normal) >= 0:
-            arbiter.process_collision = False  # parting: see the docstring
-            return
-        depth = arbiter.contact_point_set.points[0].distance
-        point = pymunk.ContactPoint(sa.body.position + normal * sa.radius,
-                                    sb.body.position - normal * sb.radius, depth)
+        sa, sb = shapes
+        a, b = sa.body, sb.body
+        if not arbiter.is_first_contact:
+            if (b.velocity - a.velocity).dot(normal) >= 0:
+                arbiter.process_collision = False  # parting: see the docstring
+            return  # pushed together again (a pack): Chipmunk's normal, from the overlap
+        # (Chipmunk works the depth out afresh: the 0 is not read)
+        point = pymunk.ContactPoint(a.position + normal * sa.radius,
+                                    b.position - normal * sb.radius, 0.0)
         arbiter.contact_point_set = pymunk.ContactPointSet(normal, [point])
 
     def _parted(self, arbiter: pymunk.Arbiter, space, data) -> None:
