@@ -47,6 +47,9 @@ def cmd_fit_physics(args: argparse.Namespace) -> int:
     return 0
 
 
+_FLOOR_HINT = "a thinner cut, or a piece running flatter into a cushion, pins it down"
+
+
 def report(fit: Fit, start: str) -> list[str]:
     lines = [f"fitted to {fit.shots} shot{'s' if fit.shots != 1 else ''} "
              f"({fit.samples} samples): the replays are {fit.before_mm:.1f} mm RMS from what "
@@ -64,7 +67,11 @@ def report(fit: Fit, start: str) -> list[str]:
         lines.append(f"  (the ± come from how the shots disagree with each other: from "
                      f"{fit.shots} they say little — fit to three or more)")
     for v in fit.values:
-        if v.sd is None:
+        if v.at_least is not None:
+            lines.append(f"  {v.name:<20} {v.start:.3f} → {v.value:.3f}  AT LEAST "
+                         f"{v.at_least:.3f}: every contact here that shows it stops slipping, "
+                         f"and any more replays the same ({_FLOOR_HINT})")
+        elif v.sd is None:
             lines.append(f"  {v.name:<20} {v.value:.3f}  kept: no shot here depends on it "
                          f"(needs {v.needs})")
         elif not v.determined:
@@ -79,7 +86,10 @@ def _notes(fit: Fit) -> dict[str, str]:
     """The comment above each fitted value in the written profile."""
     notes = {}
     for v in fit.values:
-        if v.sd is None:
+        if v.at_least is not None:
+            notes[v.name] = (f"at least {v.at_least:.4f}: the fitted shots stop slipping at "
+                             "any friction above that; the starting value or that floor")
+        elif v.sd is None:
             notes[v.name] = "kept from the starting profile: no fitted shot depends on it"
         else:
             sure = "" if v.determined else " (not sure: the shots hardly show it)"

@@ -67,6 +67,8 @@ VALUES = (
     ("cushion_restitution", 0.05, 1.0, "a piece driven into a cushion"),
     ("cushion_friction", 0.0, 1.5, "a piece striking a cushion at a slant"),
 )
+_FRICTIONS = (2, 4)  # piece and cushion friction: past a point, contacts stop slipping
+FLOOR_MM = 0.01  # replays within this of each other are the same (``_Model.floor``)
 HORIZONS = (0.2, 0.4, 0.8, 1.6, math.inf)  # s: the stretches fitted one after another
 SEARCH_HORIZON = 0.4  # s: the stretch the first search for each stroke looks at
 SEARCH_DEGREES = 20  # how far either way of the first estimate it looks, 1° apart
@@ -91,13 +93,17 @@ _PER_SHOT = len(_STROKE_STEPS)
 @dataclass(frozen=True)
 class Value:
     """One fitted value: where the fit started, where it ended, and one standard
-    deviation (None: the shots do not determine it, so it stayed at ``start``)."""
+    deviation (None: the shots do not determine it). ``at_least``: for a friction the
+    shots show only as a floor — every contact that shows it stops slipping, and any
+    friction above replays the same — that floor; ``value`` is then the start or the
+    floor, whichever is higher."""
 
     name: str
     start: float
     value: float
     sd: float | None
     needs: str  # the kind of shot that determines it
+    at_least: float | None = None
 
     @property
     def determined(self) -> bool:
@@ -152,6 +158,12 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
     _, before = model.solve(theta, strokes, iterations)  # the strokes alone
     moves = model.touched(theta)
     theta, after = model.solve(theta, [*moves, *strokes], iterations)
+    # a value the first strokes did not show (under the standard's values the striker
+    # missed the piece it cuts) may matter once the strokes are right: fitted too
+    later = tuple(j for j in model.touched(theta) if j not in moves)
+    if later:
+        moves = tuple(sorted((*moves, *later)))
+        theta, after = model.solve(theta, [*moves, *strokes], iterations, (math.inf,))
     runs = tuple(free_runs([s.record for s in shots]))
     seen = _sliding_seen(runs)
     # measured directly: the rest fitted again with it held, then all together
@@ -161,12 +173,19 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
         theta, after = model.solve(theta, [*others, *strokes], iterations, (math.inf,))
         theta, after = model.solve(theta, [*moves, *strokes], iterations, (math.inf,))
     # a value that mattered on the way (the standard's friction let a piece reach a
-    # cushion) but not at the end tells nothing: back to where it started
-    kept = set(moves) - set(model.touched(theta))
+    # cushion) but not at the end tells nothing: back to where it started — unless it is
+    # a friction that stops every slip it meets, when the shots show its floor
+    shown = set(model.touched(theta))
+    kept = set(moves) - shown
+    floors = {j: model.floor(theta, j) for j in _FRICTIONS if j not in shown}
+    floors = {j: f for j, f in floors.items() if f is not None}
     theta[list(kept)] = first[list(kept)]
+    for j, f in floors.items():
+        theta[j] = max(first[j], f)
     moves = tuple(j for j in moves if j not in kept)
     sd = model.deviations(theta, moves)
-    fitted = tuple(Value(name, float(first[i]), float(theta[i]), sd.get(i), needs)
+    fitted = tuple(Value(name, float(first[i]), float(theta[i]), sd.get(i), needs,
+                         floors.get(i))
                    for i, (name, _, _, needs) in enumerate(VALUES))
     profile = replace(start, **{v.name: round(v.value, 4) for v in fitted})
     return Fit(profile, fitted, before, after, len(shots), sum(s.size for s in shots),
@@ -409,6 +428,30 @@ class _Model:
             theta[at:at + 2] = best[1]
         self.horizon = math.inf
         return theta
+
+    def floor(self, theta: np.ndarray, j: int, rounds: int = 10) -> float | None:
+        """The lowest value of friction ``j`` (index in ``VALUES``) that replays the shots
+        as ``theta`` does, to within FLOOR_MM everywhere, found by bisection: a friction at
+        which every contact it acts in stops slipping changes nothing when raised, so
+        the shots show only that it is at least this. None if even the lowest friction
+        replays the same (nothing here shows it at all)."""
+        def same(value: float) -> bool:
+            trial = theta.copy()
+            trial[j] = value
+            return all(np.max(np.abs(r - b)) <= FLOOR_MM
+                       for r, b in zip(self.residuals(trial), base, strict=True))
+
+        base = self.residuals(theta)
+        low, high = VALUES[j][1], float(theta[j])
+        if same(low):
+            return None
+        for _ in range(rounds):
+            mid = (low + high) / 2
+            if same(mid):
+                high = mid
+            else:
+                low = mid
+        return high
 
     def touched(self, theta: np.ndarray) -> tuple[int, ...]:
         """The values whose change moves some replay at all."""

@@ -1,6 +1,7 @@
 """Fitting the simulator's physics to recorded shots: records the simulator made with
 known values are fitted back to those values."""
 
+import math
 import re
 import statistics
 from dataclasses import replace
@@ -69,6 +70,25 @@ def test_values_no_shot_depends_on_are_kept_and_said_to_be(tmp_path, capsys):
     assert (fitted.name, fitted.cushion_restitution, fitted.cushion_friction) == (
         "venue", 0.6, 0.25)
     assert fitted.sliding_friction == pytest.approx(0.2, rel=0.02)
+
+
+def test_a_friction_every_contact_sticks_at_is_given_as_a_floor(tmp_path, capsys):
+    """A 20° cut with piece friction 0.2: the rims stop slipping once a third of the
+    sideways speed is gone, which takes a friction of tan 20° / (3 (1 + e)) = 0.069 at
+    e = 0.75; any friction above replays the same. The fit says the shots show it is at
+    least that (within 5 %) and keeps the start's 0.1, which replays them alike."""
+    venue = replace(VENUE, piece_friction=0.2)
+    records = [simulate(alone(("B05", cut_place(20, 250))), Stroke("red", "SW", 90.0, 3.0),
+                        BOARD, venue)]
+    paths = []
+    for k, record in enumerate(records):
+        paths.append(str(tmp_path / f"cut-{k}.json"))
+        write_json(paths[-1], record.to_json())
+    assert main(["fit-physics", *paths, "--out", str(tmp_path / "venue.toml")]) == 0
+    floor = float(re.search(r"piece_friction +0\.100 → 0\.100 +AT LEAST ([\d.]+)",
+                            capsys.readouterr().out).group(1))
+    assert floor == pytest.approx(math.tan(math.radians(20)) / (3 * 1.75), rel=0.05)
+    assert load_physics(tmp_path / "venue.toml").piece_friction == 0.1
 
 
 def test_a_record_without_paths_or_a_wrong_output_is_refused(tmp_path, capsys):
