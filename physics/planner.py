@@ -4,7 +4,8 @@ a player's execution noise and judged by the rules, ranked by what they are wort
 Candidates are ghost-disc aims: for each opponent piece and each hole, the striker is
 sent from the centre of each of the shooter's circles (and a 自由子, an own piece lying
 in one of them, from where it lies) to the place it must touch the piece so that the
-piece runs straight to the hole, at a few speeds — straight there, or off one cushion
+piece runs straight to the hole (the line of centres turned back by the throw that
+friction between the two gives a cut: ``_ghost``), at a few speeds — straight there, or off one cushion
 (a bank shot, its meeting point with the cushion found from the cushion's restitution
 and friction: ``_bank``). Each is played once without noise; of those whose first piece
 contact is the intended piece (after the cushion, for a bank shot), the best so played

@@ -7,6 +7,9 @@ missed however shallow.
 Contacts that begin within a step are put in order by their exact time of impact
 on the straight-line motion Chipmunk integrated over that step (rules/impact.py);
 contacts of one piece closer in time than ``order_tolerance`` are marked ambiguous.
+Two pieces are pushed along their line of centres at that time of impact, not where
+the step left them overlapping, so a cut obeys the impulse laws with Coulomb friction
+between the rims (tests/test_physics_laws.py).
 Board millimetres throughout; speeds on the command line in m/s, angles in degrees
 (0° = +x, 90° = +y, towards black).
 """
