@@ -2,15 +2,15 @@
 a player's execution noise and judged by the rules, ranked by what they are worth.
 
 Candidates are ghost-disc aims: for each opponent piece and each hole, the striker is
-sent from the centre of each of the shooter's circles (and a 自由子, an own piece lying
-in one of them, from where it lies) to the place it must touch the piece so that the
-piece runs straight to the hole (the line of centres turned back by the throw that
-friction between the two gives a cut: ``_ghost``), at a few speeds — straight there,
-or off one cushion (a bank shot, its meeting point with the cushion found from the
-cushion's restitution and friction: ``_bank``). Each is played once without noise; of
-those whose first piece contact is the intended piece (after the cushion, for a bank
-shot), the best so played (the easier first among equals) are then played up to
-``tries`` times, in rounds that drop the worse half (``suggest``), with the angle and speed spread as the
+sent from the centre of each of the shooter's circles (and a 自由子, an own piece lying in
+one of them, from where it lies) to the place it must touch the piece so that the piece
+runs straight to the hole (the line of centres turned back by the throw that friction
+between the two gives a cut: ``_ghost``), at a few speeds — straight there, or off one
+cushion (a bank shot, its meeting point with the cushion found from the cushion's
+restitution and friction: ``_bank``). Each is played once without noise; of those whose
+first piece contact is the intended piece (after the cushion, for a bank shot), the best
+so played (the easier first among equals) are then played up to ``tries`` times, in
+rounds that drop the worse half (``suggest``), with the angle and speed spread as the
 player's profile says (one standard deviation), and judged by the referee engine. Worth
 of one try: +1 for each opponent piece pocketed, +0.5 for the extra shot it earns, -1
 for each foul and each own piece lost (廢子, pocketed or off the table). Ranked by the
