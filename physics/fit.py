@@ -37,7 +37,10 @@ shot one observation (``_Model.deviations``). It is the spread the shots show; a
 they share — a camera's calibration a millimetre off everywhere — is not in it, and
 ``benchmarks/fit_physics.py`` measures the real error on filmed shots. A value that
 changes no replay at the solution — the cushion's with no cushion contact — is kept at
-its starting value and reported as undetermined.
+its starting value and reported as undetermined. A friction past the point where every
+contact it acts in stops slipping (tan φ / (3 (1 + e)) for a cut of φ) changes no
+replay either, though lowering it would: the shots show only its floor, which
+``_Model.floor`` finds and the fit reports as "at least".
 """
 
 from __future__ import annotations
