@@ -21,6 +21,7 @@ Events come from the tracks, each with a confidence:
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from statistics import median
@@ -121,15 +122,21 @@ class Track:
         frame to the next, detection jitters; and a piece resting against a cushion's
         printed edge may be found every other frame 3-4 mm off, where its dark rim joins
         the print, which compared sighting with sighting never lets the shot end."""
-        t1 = self.points[-1][0]
-        earlier = [p for p in self.points if t1 - p[0] >= span][-5:]
-        if not earlier:
+        points = self.points
+        t1, x1, y1 = points[-1]
+        k = len(points) - 1  # the latest sighting ``span`` or more before the last
+        while k >= 0 and t1 - points[k][0] < span:
+            k -= 1
+        if k < 0:
             return False
-        now = np.median(np.array(self.points[-5:])[:, 1:], axis=0)
-        then = np.median(np.array(earlier)[:, 1:], axis=0)
-        if math.hypot(*(now - then)) < 2.0:
+        if math.hypot(x1 - points[k][1], y1 - points[k][2]) < 2.0:
+            return True  # (most pieces at rest: no need to look further)
+        if math.dist(_median_place(points[-5:]), _median_place(points[max(k - 4, 0):k + 1])) < 2.0:
             return True
-        window = np.array([p for p in self.points if t1 - p[0] <= 2 * span])
+        first = k
+        while first > 0 and t1 - points[first - 1][0] <= 2 * span:
+            first -= 1
+        window = np.array(points[first:])
         if len(window) < 6:
             return False
         t = window[:, 0] - window[:, 0].mean()
@@ -1048,6 +1055,11 @@ class ShotTracker:
             if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
                 best = (cushion(side), tau)
         return best
+
+
+def _median_place(points: list[tuple[float, float, float]]) -> tuple[float, float]:
+    """The median x and y (mm) of sightings (t, x, y)."""
+    return (statistics.median(p[1] for p in points), statistics.median(p[2] for p in points))
 
 
 def _since(t: float, t0: float) -> float:
