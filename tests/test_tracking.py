@@ -516,9 +516,12 @@ def test_what_a_piece_met_is_unsure_when_the_sighting_that_moved_it_may_not_be_i
         tracker.update(k / 60, found)
     seen = tracker.record()
     met = [c for c in seen.contacts if "R16" in (c.a, c.b)]
-    assert met and all(c.confidence < SURE for c in met)
+    assert all(c.confidence < SURE for c in met)
     calls = judge(state, seen, BOARD, RuleProfile())[1].calls
     assert all(c.confirm for c in calls if c.rule == "7.1")
+    # and since 8069's fix (a piece seen moved a second after the striker passed its
+    # place was not hit by it), the striker's first contact is the W cushion, as it was
+    assert seen.contacts_of("RS")[0].other("RS") == "cushion:W"
 
 
 # held-out 7612 as the camera saw it, 0 to 0.6 s (t s, x mm, y mm, every 1/60 s): the
@@ -765,6 +768,31 @@ def test_a_shot_ends_though_a_resting_piece_is_found_now_and_then_a_few_mm_off()
         if over is None and tracker.over:
             over = t
     assert over is not None and over < 0.3 + 0.5
+
+
+def test_a_piece_set_moving_a_second_later_by_another_was_not_the_strikers_first_contact():
+    """Held-out 8069, in detections: the striker's fitted line passes B07 a millimetre
+    inside touching, but the frames show the striker running straight on past B07's place
+    to R09, which starts moving as the striker reaches it. B07 moves a second later, hit
+    by another piece: no sign that the striker touched it (a struck piece is seen moved
+    within a few frames). The first contact is R09, not B07 — the call had been B07, a
+    silent wrong 7.1."""
+    sx, sy = BOARD.circle_centre("SW")
+    reach = BOARD.striker_radius + BOARD.piece_radius
+    b07, r09 = (sx + reach - 1.0, sy + 150.0), (sx, sy + 300.0)
+    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
+                    "B07", b07), "R09", r09)
+    tracker = ShotTracker(state, "red", BOARD)
+    hit = (300.0 - reach) / 2000.0  # the striker runs up the board at 2 m/s
+    for k in range(-6, 100):
+        t = k / 60
+        y = sy + 2000.0 * min(max(t, 0.0), hit)
+        r09_y = r09[1] + 1500.0 * min(max(t - hit, 0.0), 0.15)
+        b07_x = b07[0] + 200.0 * min(max(t - 1.0, 0.0), 0.1)
+        tracker.update(t, [Detection("red", "striker", sx, y, "surface", 0.9),
+                           Detection("black", "piece", b07_x, b07[1], "surface", 0.9),
+                           Detection("red", "piece", r09[0], r09_y, "surface", 0.9)])
+    assert tracker.record().contacts_of("RS")[0].other("RS") == "R09"
 
 
 def test_a_piece_last_seen_on_the_rim_and_lost_is_said_to_have_left_asking_to_confirm():

@@ -40,6 +40,8 @@ from vision.strike import OFF_LINE, STARTED, Strike, first_move, fit_strike
 MOVING = 30.0  # mm/s: slower than this is at rest
 TOP_SPEED = 9000.0  # mm/s: nothing on the table moves faster (a hard break is ~6 m/s)
 LOST_FOR = 0.3  # s: a piece thought gone and not seen again for this long stays gone
+UNSEEN_HIT = 0.2  # s: the longest a piece the striker hit may go unseen before it is
+# seen moved (a fast piece's streak, at 30 fps)
 TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
@@ -1031,9 +1033,11 @@ class ShotTracker:
         if strike.run > reach + OFF_LINE:
             # the striker was seen running straight on beyond where it meets the piece:
             # through the piece's place, so the piece was gone from it by then — hit, if
-            # it was seen to have moved after that moment (fast pieces go unseen for a
-            # few frames at 30 fps); had it stayed, the fitted line is wrong
-            return 1 if started is not None and started >= hit_at - 2.5 * frame else -1
+            # it was seen to have moved soon after that moment (fast pieces go unseen for
+            # a few frames at 30 fps); had it stayed, the fitted line is wrong (held-out
+            # 8069: B07, set moving a second later by another piece, is no hit)
+            return 1 if started is not None and (
+                hit_at - 2.5 * frame <= started <= hit_at + UNSEEN_HIT) else -1
         return 0  # (a piece pinned against a cushion or in a row may barely move)
 
     def _line_hit(self, start, angle: float, speed: float,
