@@ -70,7 +70,9 @@ VALUES = (
     ("cushion_restitution", 0.05, 1.0, "a piece driven into a cushion"),
     ("cushion_friction", 0.0, 1.5, "a piece striking a cushion at a slant"),
 )
-_FRICTIONS = (2, 4)  # piece and cushion friction: past a point, contacts stop slipping
+# piece and cushion friction (their indices in VALUES): past a point, contacts stop slipping
+_FRICTIONS = tuple(i for i, (name, *_) in enumerate(VALUES)
+                   if name in ("piece_friction", "cushion_friction"))
 FLOOR_MM = 0.01  # replays within this of each other are the same (``_Model.floor``)
 HORIZONS = (0.2, 0.4, 0.8, 1.6, math.inf)  # s: the stretches fitted one after another
 SEARCH_HORIZON = 0.4  # s: the stretch the first search for each stroke looks at

@@ -21,7 +21,6 @@ Events come from the tracks, each with a confidence:
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from statistics import median
@@ -1063,7 +1062,7 @@ class ShotTracker:
 
 def _median_place(points: list[tuple[float, float, float]]) -> tuple[float, float]:
     """The median x and y (mm) of sightings (t, x, y)."""
-    return (statistics.median(p[1] for p in points), statistics.median(p[2] for p in points))
+    return median(p[1] for p in points), median(p[2] for p in points)
 
 
 def _since(t: float, t0: float) -> float:
