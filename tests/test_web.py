@@ -327,6 +327,44 @@ def test_photos_wait_their_turn_and_each_phone_is_told_its_place():
     assert batch[second].readings["Cy"].result() == "c"
 
 
+def test_pages_are_made_one_at_a_time_in_the_order_they_came(cup, monkeypatch):
+    """A crowd of phones is answered first come first served, not all at once (each
+    page is Python work under one lock: at once, every phone waits as long as the
+    whole crowd takes). Eight phones ask for the standings together; the pages' work
+    never overlaps."""
+    inside, most = [0], [0]
+    count = threading.Lock()
+    standings = Competition.standings
+
+    def watched(self):
+        with count:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        try:
+            for _ in range(5):  # long enough for the interpreter to switch threads
+                answer = standings(self)
+            return answer
+        finally:
+            with count:
+                inside[0] -= 1
+
+    monkeypatch.setattr(Competition, "standings", watched)
+    with TestClient(create_app(cup, PASSWORD)) as client:  # `with`: as `kangle serve` starts it
+        barrier = threading.Barrier(8)
+        codes = []
+
+        def phone():
+            barrier.wait()
+            codes.append(client.get("/standings.json").status_code)
+
+        phones = [threading.Thread(target=phone) for _ in range(8)]
+        for t in phones:
+            t.start()
+        for t in phones:
+            t.join()
+    assert codes == [200] * 8 and most[0] == 1
+
+
 def test_a_knockout_event_shows_its_tree(tmp_path):
     where = str(tmp_path / "sgs.db")
     comp = Competition.create(where, "sanguosha", None, {},
