@@ -37,6 +37,8 @@ class Features:
     line_gain: np.ndarray  # float32: 1 + LINE_REDNESS on the lines, 1 elsewhere
     print_discs: np.ndarray  # uint8: 1 over discs printed in solid colour (carrom's)
     print_rims: np.ndarray  # uint8: 1 over those discs' printed rims (``_printed_discs``)
+    print_at: np.ndarray  # the flat indices of print_discs' pixels (one lookup, not a mask's)
+    rims_at: np.ndarray  # and of print_rims'
     rim_level: float  # the rim's brightness as a share of the playing surface's
     # uint8: 1 on the pixels that passed a piece's test by themselves (the second of what
     # ``pieces`` gives, kept here by the detector), not closed or filled in
@@ -96,33 +98,34 @@ class Features:
             bright = self.grey.astype(np.float32) > self.background * np.float32(light_above)
             seen |= bright & (self.not_lines > 0)
         if cooler_by is not None:  # only as light as the board (a dark piece's blurred rim
-            share = r.astype(np.float32) / (total + 1)  # is neutral too, and darker)
+            # is neutral too, and darker): red share under the board's by cooler_by
+            share = r.astype(np.float32) / (total + 1)
             cool = share < self.board_red - np.float32(cooler_by)
             clipped = cv2.max(cv2.max(b, g), r) >= CLIPPED  # (no colour in it)
             seen |= cool & ~clipped & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
                 self.not_lines > 0)
-        on = shaded_print = None
-        if print_bgr is not None and self.print_discs.any():
-            on = self.print_discs > 0
+        shaded_print = None
+        if print_bgr is not None and len(self.print_at):
             ink = np.asarray(print_bgr, np.float32)
             ink_share = ink[2] / (ink.sum() + 1)
-            px = self.image[on].astype(np.float32)
+            pixels, flat = self.image.reshape(-1, 3), seen.reshape(-1)  # (views)
+            px = pixels[self.print_at].astype(np.float32)
             level = px.sum(axis=1) / max(float(ink.sum()), 1.0)
             like = np.abs(px[:, 2] / (px.sum(axis=1) + 1) - ink_share) <= PRINT_SHARE
-            seen[on] = ~like | (level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
+            flat[self.print_at] = ~like | (level > PRINT_LEVEL) | (level < 1 / PRINT_LEVEL)
             # the print darkened by a piece's shadow keeps its red share: no piece's
             shaded_print = like & (level < 1 / PRINT_LEVEL)
-            rims = self.print_rims > 0
-            rim = self.image[rims].astype(np.float32)
-            seen[rims] &= np.abs(rim[:, 2] / (rim.sum(axis=1) + 1) - ink_share) > PRINT_SHARE
+            rim = pixels[self.rims_at].astype(np.float32)
+            flat[self.rims_at] &= np.abs(rim[:, 2] / (rim.sum(axis=1) + 1) - ink_share) > (
+                PRINT_SHARE)
         seen = (seen & (allowed > 0)).astype(np.uint8)
         # a piece lying across a line: its pixels on the line are bridged from both sides
         # (from the solid parts only: a line's dark margins must not bridge to anything)
         solid = cv2.morphologyEx(seen, cv2.MORPH_OPEN, _OPEN)
         bridged = cv2.morphologyEx(solid, cv2.MORPH_CLOSE, _BRIDGE) & (1 - self.not_lines)
         mask = fill_holes(cv2.morphologyEx(seen | bridged, cv2.MORPH_CLOSE, _CLOSE))
-        if on is not None:
-            mask[on] *= ~shaded_print
+        if shaded_print is not None:
+            mask.reshape(-1)[self.print_at] *= ~shaded_print
         return mask, seen
 
 
@@ -273,6 +276,8 @@ class Rectifier:
         k = int(round(2 * ARM * scale / 4)) | 1
         self._arm_reach = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
         self.print_discs, self.print_rims = _printed_discs(self, board)
+        self.print_at = np.flatnonzero(self.print_discs)
+        self.rims_at = np.flatnonzero(self.print_rims)
         quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
         self._surface_small = cv2.resize(self.surface, quarter, interpolation=cv2.INTER_NEAREST)
         self._rim_small = cv2.resize(self.rim, quarter, interpolation=cv2.INTER_NEAREST)
@@ -350,4 +355,5 @@ class Rectifier:
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
         return Features(rect, grey, background, board_red, reds[0], self.not_lines,
                         self.holes, self.line_gain, self.print_discs, self.print_rims,
+                        self.print_at, self.rims_at,
                         levels[1] / max(levels[0], 1))
