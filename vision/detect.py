@@ -401,16 +401,13 @@ class Detector:
         made once a look."""
         if self._free is None:
             inside = mask & self.rect.not_lines
-            # (the areas counted by numpy: OpenCV's statistics cost 2.4 ms, this 0.4)
-            count, labels = cv2.connectedComponents(inside, connectivity=4)
-            self._free = (cv2.distanceTransform(inside, cv2.DIST_L2, 5), labels,
-                          np.bincount(labels.ravel(), minlength=count))
-        free, labels, areas = self._free
+            self._free = _Parts(inside, cv2.connectedComponents(inside, connectivity=4)[1])
+        parts = self._free
         row, col = int(round(cy)), int(round(cx))
-        part = labels[row, col]  # (0: the peak lies on a line itself)
-        if part == 0 or areas[part] > RING_HOLDS * math.pi * self.r_striker ** 2:
+        part = parts.labels[row, col]  # (0: the peak lies on a line itself)
+        if part == 0 or parts.area(part) > RING_HOLDS * math.pi * self.r_striker ** 2:
             return width
-        return float(free[row, col])
+        return parts.width_at(row, col)
 
     def _name(self, colour: str, size: str) -> str:
         """The set's name for a piece of this colour and size ("piece" or "striker")."""
@@ -436,7 +433,7 @@ class Detector:
             board = (f.not_lines[rows, cols] > 0) & (self.rect.allowed[rows, cols] > 0)
             if np.count_nonzero(board) >= RING_BOARD * len(rows):
                 rows, cols = rows[board], cols[board]
-            return float(np.percentile(f.ratio_at(rows, cols), 10))
+            return _tenth(f.ratio_at(rows, cols))
         beside = darkest_tenth(1, 3)
         return beside > SHADED and beside > darkest_tenth(8, 11) - EDGE_STEP
 
@@ -485,14 +482,52 @@ class Detector:
         return {"surface": "surface", "hole": "hole"}.get(region, "rim")
 
 
+class _Parts:
+    """The mask inside the board's lines cut into its parts (4-connected ``labels``),
+    each part's area and the distance transform counted only when asked: most peaks
+    asked about lie in a part too large for a ring (the distance transform and all
+    the areas cost 1.1 ms of a frame's view, one part's area 0.15 ms)."""
+
+    def __init__(self, inside: np.ndarray, labels: np.ndarray):
+        self.inside, self.labels = inside, labels
+        self._areas: dict[int, int] = {}
+        self._dist: np.ndarray | None = None
+
+    def area(self, part: int) -> int:
+        if part not in self._areas:
+            self._areas[part] = int(np.count_nonzero(self.labels == part))
+        return self._areas[part]
+
+    def width_at(self, row: int, col: int) -> float:
+        """The distance (px) from (row, col) to the nearest pixel outside the parts."""
+        if self._dist is None:
+            self._dist = cv2.distanceTransform(self.inside, cv2.DIST_L2, 5)
+        return float(self._dist[row, col])
+
+
 def _rings(f, cx: float, cy: float, radius: float, gaps) -> tuple[np.ndarray, np.ndarray]:
     """The pixels (rows, columns) of 48 points on each circle ``gaps`` px outside the
     circle of ``radius`` round (``cx``, ``cy``), kept in the image."""
-    a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-    rows = np.concatenate([cy + (radius + g) * np.sin(a) for g in gaps])
-    cols = np.concatenate([cx + (radius + g) * np.cos(a) for g in gaps])
+    rows = np.concatenate([cy + (radius + g) * _RING_SIN for g in gaps])
+    cols = np.concatenate([cx + (radius + g) * _RING_COS for g in gaps])
     return (np.clip(rows.round().astype(int), 0, f.grey.shape[0] - 1),
             np.clip(cols.round().astype(int), 0, f.grey.shape[1] - 1))
+
+
+_RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 48, endpoint=False))
+_RING_COS = np.cos(np.linspace(0, 2 * np.pi, 48, endpoint=False))
+
+
+def _tenth(values: np.ndarray) -> float:
+    """``np.percentile(values, 10)``, the same number, from a partial sort (2 µs for a
+    ring's pixels where numpy's percentile takes 28)."""
+    at = 0.1 * (len(values) - 1)
+    lo = int(at)
+    hi = min(lo + 1, len(values) - 1)
+    part = np.partition(values, (lo, hi))
+    a, b, t = float(part[lo]), float(part[hi]), at - lo
+    # numpy's interpolation, from the nearer end
+    return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
 
 
 def _strongest_first(peaks: list[Peak]) -> list[Peak]:
