@@ -813,3 +813,28 @@ def test_a_piece_last_seen_on_the_rim_and_lost_is_said_to_have_left_asking_to_co
     seen = tracker.record()
     (exit,) = [e for e in seen.exits if e.piece == "RS"]
     assert exit.where == "rim" and exit.confidence < 0.9
+
+
+def test_a_striker_run_straight_down_a_hole_met_no_cushion_first():
+    """Held-out 8096 and 8123, in detections: the striker runs from SE across the board
+    straight into the NW hole and drops. Followed on, its line meets the west cushion in
+    the hole's mouth — where the striker never got, having dropped as its centre came
+    over the opening. Its first contact is none, not that cushion."""
+    start = BOARD.circle_centre("SE")
+    hole = BOARD.hole_centre("NW")
+    state = gone(started("red"), *started().left("red"), *started().left("black"))
+    tracker = ShotTracker(state, "red", BOARD)
+    way = (hole[0] - start[0] - 4.0, hole[1] - start[1])  # a little west of the centre
+    length = math.hypot(*way)
+    speed = 1500.0  # mm/s, slow enough to drop
+    over = (length - BOARD.hole_diameter / 2 + 2.0) / speed  # centre 2 mm over the opening
+    for k in range(-6, 90):
+        t = k / 60
+        run = speed * min(max(t, 0.0), over)
+        x, y = start[0] + way[0] / length * run, start[1] + way[1] / length * run
+        seen = t <= over  # then down the hole
+        tracker.update(t, [Detection("red", "striker", x, y, BOARD.region(x, y), 0.9)]
+                       if seen else [])
+    seen = tracker.record()
+    assert [p.hole for p in seen.pockets if p.piece == "RS"] == ["NW"]
+    assert seen.contacts_of("RS") == []

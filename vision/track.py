@@ -935,16 +935,18 @@ class ShotTracker:
         confirm."""
         if strike is None or strike.speed < MOVING:
             return None
+        into = self._down_hole(self.tracks[self.striker], strike)
         verdicts: dict[str, int] = {}
         votes: dict[str, float] = {}
         times: dict[str, tuple[float, float]] = {}  # body -> (|k|, time to it) nearest k
         for k in np.linspace(-2.5, 2.5, 11):
             skip: set[str] = set()
             while (hit := self._line_hit(strike.start, strike.angle + k * strike.sigma,
-                                         strike.speed, skip)) is not None:
+                                         strike.speed, skip, into)) is not None:
                 body, tau = hit
                 if body not in verdicts:
-                    verdicts[body] = self._seen_hit(body, strike, tau)
+                    # (the striker was seen going down the hole its line ends in)
+                    verdicts[body] = 1 if body == into else self._seen_hit(body, strike, tau)
                 if verdicts[body] >= 0 or body.startswith("cushion:"):
                     votes[body] = votes.get(body, 0.0) + math.exp(-k * k / 2)
                     times[body] = min(times.get(body, (9.0, 0.0)), (abs(k), tau))
@@ -957,10 +959,13 @@ class ShotTracker:
         weight = {b: votes[b] * (1.0 if verdicts[b] <= 0 else 1.5 if b.startswith("cushion:")
                                  else 3.0) for b in votes}
         body = max(weight, key=weight.get)
+        if body == into:
+            return None  # straight down the hole: it met nothing first
         confidence = weight[body] / sum(weight.values())
         confirmed = sorted((times[b][1], b) for b in votes
-                           if verdicts[b] > 0 and not b.startswith("cushion:"))
-        if verdicts[body] > 0 and not any(verdicts[b] > 0 for b in votes if b != body):
+                           if verdicts[b] > 0 and not b.startswith("cushion:") and b != into)
+        if verdicts[body] > 0 and not any(verdicts[b] > 0 for b in votes
+                                          if b not in (body, into)):
             confidence = max(confidence, 0.95)  # the only candidate the frames confirm
         elif len(confirmed) > 1 and confirmed[1][0] - confirmed[0][0] > self.frame:
             # several pieces set moving a frame or more apart: the striker touched them
@@ -1039,10 +1044,28 @@ class ShotTracker:
                 hit_at - 2.5 * frame <= started <= hit_at + UNSEEN_HIT) else -1
         return 0  # (a piece pinned against a cushion or in a row may barely move)
 
-    def _line_hit(self, start, angle: float, speed: float,
-                  skip: set[str]) -> tuple[str, float] | None:
+    def _down_hole(self, tr: Track, strike: Strike) -> str | None:
+        """The hole the striker was seen going straight down, as ``hole:NAME``: its last
+        place over the opening, still running the way it was struck and slow enough to
+        drop (RUN_OVER). None if not — a striker faster than that may have run on over
+        the opening into the cushions beyond it, and one seen coming back met them."""
+        if tr.gone is not None:
+            hole = tr.gone.hole if tr.gone.kind == "pocket" else None
+        else:
+            hole = self.board.hole_at(*tr.pos) if tr.moved_at() is not None else None
+        vx, vy = tr.velocity()
+        along = vx * math.cos(strike.angle) + vy * math.sin(strike.angle)
+        if hole is None or along <= 0 or math.hypot(vx, vy) > RUN_OVER:
+            return None
+        return f"hole:{hole}"
+
+    def _line_hit(self, start, angle: float, speed: float, skip: set[str],
+                  into: str | None = None) -> tuple[str, float] | None:
         """First piece or cushion on a straight line from ``start`` (the rest of the
-        table as it stood before the shot, leaving out ``skip``), with the time to it."""
+        table as it stood before the shot, leaving out ``skip``), with the time to it.
+        ``into``: the hole (``hole:NAME``) the striker was seen going down: the line
+        ends where its centre comes over that hole's opening, if it gets there first (a
+        corner hole's mouth cuts the two cushions the line would meet beyond it)."""
         v = (speed * math.cos(angle), speed * math.sin(angle))
         rs = self.board.radius_of(self.striker)
         best = None
@@ -1057,6 +1080,11 @@ class ShotTracker:
             tau = disc_wall(start, v, rs, side, self.board.half, 10.0)
             if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
                 best = (cushion(side), tau)
+        if into is not None:
+            tau = disc_disc(start, v, self.board.hole_centre(into.removeprefix("hole:")),
+                            (0.0, 0.0), self.board.hole_diameter / 2, 10.0)
+            if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
+                best = (into, tau)
         return best
 
 
