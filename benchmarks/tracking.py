@@ -23,7 +23,8 @@ ones, and counts the wrong calls that did not ask the referee to confirm — the
 ones, and those wrong only in info lines (the game, the score and the turn right). ``--gallery
 DIR`` writes, for each wrong call, a GIF of the shot beside what the truth and the camera
 said, and the same text in a .txt file; a striker's first contact seen wrong under calls
-that are right anyway goes there too (``…-first-contact``). Final positions are measured
+that are right anyway goes there too (``…-first-contact``), and so does a hole or
+off-table event seen wrong (``…-holes``). Final positions are measured
 on the table as the referee sees it: each moved piece against the nearest piece the
 camera has that the referee cannot tell from it (pieces are unmarked; two like pieces'
 labels swapped under the player's hand leave the same table), with the swaps counted.
@@ -226,7 +227,8 @@ def main() -> None:
                                                  "instead of the held-out shots")
     parser.add_argument("--start", type=int, default=0, help="first held-out shot number")
     parser.add_argument("--gallery", type=Path, help="write a GIF of each wrong call here "
-                        "(and of each first contact missed under right calls)")
+                        "(and of each first contact, hole or off-table event missed under "
+                        "right calls)")
     parser.add_argument("--kind", choices=KINDS, help="only the shots of this kind (the "
                                                       "others are drawn and passed over)")
     parser.add_argument("--webcam", action="store_true",
@@ -338,10 +340,12 @@ def main() -> None:
             counts["info_only"] += info_only
             counts["silent_decisive"] += not flagged and not info_only
         first_wrong = seen is not None and t_first != s_first
-        if args.gallery and (not same or first_wrong):
+        holes_wrong = seen is not None and _gone(truth, state) != _gone(seen, state)
+        if args.gallery and (not same or first_wrong or holes_wrong):
             name = f"held-out shot {k}" if args.seed is None else f"seed {args.seed} shot {k}"
-            gallery(args.gallery, name, kind if not same else f"{kind}-first-contact", thumbs,
-                    truth, seen, said, true_calls)
+            why = kind if not same else f"{kind}-first-contact" if first_wrong else (
+                f"{kind}-holes")
+            gallery(args.gallery, name, why, thumbs, truth, seen, said, true_calls)
     n = counts["shots"]
     e = np.array(final_err)
     which = (f"tuning run, seed {args.seed}" if args.seed is not None else
