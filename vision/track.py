@@ -195,9 +195,13 @@ class ShotTracker:
         jumps: dict[str, Track] = {}
         # First the pieces near where they were (most stand still); then any jump a piece
         # could have made since (it may have been hit between two frames), nearest first;
-        # last, a piece still unmatched takes a detection of the other kind near it (two
-        # discs touching measure as one larger or smaller: a piece read as a striker).
-        for reach, any_kind in ((15.0, False), (None, False), (15.0, True)):
+        # then a piece still unmatched takes a detection of the other kind near it (two
+        # discs touching measure as one larger or smaller: a piece read as a striker);
+        # last, a piece thought gone (into a hole, off the table) is seen again, in a
+        # detection none of those claimed (held-out 8133: the striker, pocketed, took
+        # one of red's row read as a striker beside its own track).
+        for reach, any_kind, thought_gone in ((15.0, False, False), (None, False, False),
+                                              (15.0, True, False), (None, False, True)):
             pairs = []
             for i, d in enumerate(dets):
                 if i in used_d:
@@ -234,9 +238,9 @@ class ShotTracker:
                     # only in a detection no piece still followed claims: one coming to
                     # rest where another vanished is that piece, not the lost one back
                     lost = tr.gone is not None and tr.gone.kind != "rim"
-                    if dist < gate and not (lost and reach is not None):
-                        pairs.append((lost, dist, i, tr.id))
-            for _, _, i, tid in sorted(pairs):
+                    if dist < gate and lost == thought_gone:
+                        pairs.append((dist, i, tr.id))
+            for _, i, tid in sorted(pairs):
                 if i in used_d or tid in used_t:
                     continue
                 used_d.add(i)
@@ -398,9 +402,18 @@ class ShotTracker:
         """How far (mm) from its last sighting a piece out of sight since (under a hand,
         a cue, a sleeve; a blurred streak) may be found at time ``t``: as far as it was
         going (``_own_reach``) or something can have sent it (``_sent_reach``); None
-        for a track this does not apply to (the striker, set moving by the cue unseen
-        under it; one in sight or gone)."""
-        if tr.id == self.striker or tr.gone is not None or not tr.missing:
+        for a track this does not apply to: one in sight; the striker until it has been
+        seen moving three times (set moving by the cue unseen under it, or lost before
+        its speed was seen); a piece gone. The striker once seen moving is bounded even
+        when thought gone (held-out 8133: pocketed in NE, it took a red disc of its size
+        690 mm away, two of red's row read as one, and was found resting there)."""
+        if not tr.missing:
+            return None
+        if tr.id == self.striker:
+            start = self.start_time
+            if start is None or sum(p[0] >= start for p in tr.points) < 3:
+                return None
+        elif tr.gone is not None:
             return None
         return max(self._own_reach(tr, t), self._sent_reach(tr, t))
 
