@@ -899,3 +899,22 @@ def test_a_piece_read_as_a_striker_where_it_stands_is_not_the_pocketed_striker()
     seen = tracker.record()
     assert [p.hole for p in seen.pockets if p.piece == "RS"] == ["NE"]
     assert "RS" not in seen.final and tracker.tracks["R14"].missing == 0
+
+
+def test_a_resting_piece_misread_for_a_while_takes_its_place_back():
+    """Held-out 8133, in detections: R16 stands by the S cushion beside the player's
+    hand, and while the player aims its detection is read black for a while (no track
+    takes it: a place unclaimed ten times is a fixture of the view). Read red again, it
+    is R16 where it stood, not a fixture that no piece out of sight may take."""
+    r16 = (249.0, -350.5)
+    start = BOARD.circle_centre("SE")
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "R16", r16)
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-30, 40):
+        t = k / 60
+        y = start[1] + 2000.0 * max(t, 0.0)  # the striker goes up the board at 2 m/s
+        colour = "black" if -20 <= k < -8 else "red"  # misread for twelve frames
+        tracker.update(t, [Detection("red", "striker", start[0], y, "surface", 0.9),
+                           Detection(colour, "piece", *r16, "surface", 0.8)])
+    assert tracker.tracks["R16"].missing == 0
