@@ -815,50 +815,53 @@ def test_a_piece_last_seen_on_the_rim_and_lost_is_said_to_have_left_asking_to_co
     assert exit.where == "rim" and exit.confidence < 0.9
 
 
+def struck_into(circle: str, hole: str, speed: float, aside: float = 0.0):
+    """Red's striker struck from ``circle`` at ``speed`` mm/s straight at ``hole`` (aimed
+    ``aside`` mm west of its centre), dropping once its centre is 2 mm over the opening:
+    the time it drops (s), and its detection at a time (None once it is down)."""
+    start = BOARD.circle_centre(circle)
+    hx, hy = BOARD.hole_centre(hole)
+    way = (hx - aside - start[0], hy - start[1])
+    length = math.hypot(*way)
+    over = (length - BOARD.hole_diameter / 2 + 2.0) / speed
+
+    def seen(t: float) -> Detection | None:
+        if t > over:
+            return None
+        run = speed * max(t, 0.0)
+        x, y = start[0] + way[0] / length * run, start[1] + way[1] / length * run
+        return Detection("red", "striker", x, y, BOARD.region(x, y), 0.9)
+
+    return over, seen
+
+
 def test_a_striker_run_straight_down_a_hole_met_no_cushion_first():
     """Held-out 8096 and 8123, in detections: the striker runs from SE across the board
     straight into the NW hole and drops. Followed on, its line meets the west cushion in
     the hole's mouth — where the striker never got, having dropped as its centre came
     over the opening. Its first contact is none, not that cushion."""
-    start = BOARD.circle_centre("SE")
-    hole = BOARD.hole_centre("NW")
     state = gone(started("red"), *started().left("red"), *started().left("black"))
     tracker = ShotTracker(state, "red", BOARD)
-    way = (hole[0] - start[0] - 4.0, hole[1] - start[1])  # a little west of the centre
-    length = math.hypot(*way)
-    speed = 1500.0  # mm/s, slow enough to drop
-    over = (length - BOARD.hole_diameter / 2 + 2.0) / speed  # centre 2 mm over the opening
+    _, striker = struck_into("SE", "NW", 1500.0, aside=4.0)  # slow enough to drop
     for k in range(-6, 90):
-        t = k / 60
-        run = speed * min(max(t, 0.0), over)
-        x, y = start[0] + way[0] / length * run, start[1] + way[1] / length * run
-        seen = t <= over  # then down the hole
-        tracker.update(t, [Detection("red", "striker", x, y, BOARD.region(x, y), 0.9)]
-                       if seen else [])
+        tracker.update(k / 60, [d for d in [striker(k / 60)] if d])
     seen = tracker.record()
     assert [p.hole for p in seen.pockets if p.piece == "RS"] == ["NW"]
     assert seen.contacts_of("RS") == []
 
 
 def test_a_striker_gone_down_a_hole_is_not_found_again_farther_than_it_could_run():
-    """Held-out 8133, in detections: the striker runs from SE up the board at 3.3 m/s
-    into the NE hole and drops. A moment later, across the board by the S cushion, a red
-    disc of a striker's size is seen (two red pieces touching, read as one, when the
-    player's arm leaves them): 690 mm from where the striker vanished, farther than it
-    could have run since. The striker is pocketed, not found resting there."""
-    start = BOARD.circle_centre("SE")
-    hole = BOARD.hole_centre("NE")
+    """Held-out 8133, in detections: the striker runs from SE up the board into the NE
+    hole and drops. A moment later, across the board by the S cushion, a red disc of a
+    striker's size is seen (two red pieces touching, read as one, when the player's arm
+    leaves them): 690 mm from where the striker vanished, farther than it could have
+    run since. The striker is pocketed, not found resting there."""
     state = gone(started("red"), *started().left("red"), *started().left("black"))
     tracker = ShotTracker(state, "red", BOARD)
-    way = (hole[0] - start[0], hole[1] - start[1])
-    length = math.hypot(*way)
-    speed = 1800.0  # mm/s at the hole: slow enough to drop
-    over = (length - BOARD.hole_diameter / 2 + 2.0) / speed
+    over, striker = struck_into("SE", "NE", 1800.0)
     for k in range(-6, 60):
         t = k / 60
-        run = speed * min(max(t, 0.0), over)
-        dets = [Detection("red", "striker", start[0] + way[0] / length * run,
-                          start[1] + way[1] / length * run, "surface", 0.9)] if t <= over else []
+        dets = [d for d in [striker(t)] if d]
         if t > over + 0.12:  # a red disc of a striker's size across the board
             dets.append(Detection("red", "striker", 180.0, -350.0, "surface", 0.8))
         tracker.update(t, dets)
@@ -874,21 +877,14 @@ def test_a_piece_read_as_a_striker_where_it_stands_is_not_the_pocketed_striker()
     The pocketed striker is not seen again in it: R14 is (a piece thought gone is seen
     again only in a detection no piece still followed claims, a piece of the other kind
     beside it included)."""
-    start = BOARD.circle_centre("SE")
-    hole = BOARD.hole_centre("NE")
     r14 = (180.7, -353.7)
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R14", r14)
     tracker = ShotTracker(state, "red", BOARD)
-    way = (hole[0] - start[0], hole[1] - start[1])
-    length = math.hypot(*way)
-    speed = 3000.0  # mm/s, as 8133's striker
-    over = (length - BOARD.hole_diameter / 2 + 2.0) / speed
+    over, striker = struck_into("SE", "NE", 3000.0)  # as 8133's striker
     for k in range(-6, 90):
         t = k / 60
-        run = speed * min(max(t, 0.0), over)
-        dets = [Detection("red", "striker", start[0] + way[0] / length * run,
-                          start[1] + way[1] / length * run, "surface", 0.9)] if t <= over else []
+        dets = [d for d in [striker(t)] if d]
         # R14 read as a striker from then on: the striker could have run there by then,
         # off the cushions beyond the hole (and is not yet given up for gone)
         larger = t > over + 0.26
