@@ -48,7 +48,8 @@ RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
-ONE_SIGHTING = 0.7  # how sure a departure is that rests on one sighting after a jump
+ONE_SIGHTING = 0.7  # how sure a departure is that rests on one sighting, made after the
+# piece left its place out of sight (below the referee's SURE: the call asks)
 LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
 STILL = 15.0  # mm: how far from its place a piece nothing can have struck is looked for
 AIMING_SIGHTINGS = 30  # a resting piece's last sightings before the strike that place it
