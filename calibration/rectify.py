@@ -36,9 +36,8 @@ class Features:
     holes: np.ndarray  # uint8: 1 over the holes
     line_gain: np.ndarray  # float32: 1 + LINE_REDNESS on the lines, 1 elsewhere
     print_discs: np.ndarray  # uint8: 1 over discs printed in solid colour (carrom's)
-    print_rims: np.ndarray  # uint8: 1 over those discs' printed rims (``_printed_discs``)
     print_at: np.ndarray  # the flat indices of print_discs' pixels (one lookup, not a mask's)
-    rims_at: np.ndarray  # and of print_rims'
+    rims_at: np.ndarray  # and of those discs' printed rims' (``_printed_discs``)
     rim_level: float  # the rim's brightness as a share of the playing surface's
     # uint8: 1 on the pixels that passed a piece's test by themselves (the second of what
     # ``pieces`` gives, kept here by the detector), not closed or filled in
@@ -98,8 +97,7 @@ class Features:
             bright = self.grey.astype(np.float32) > self.background * np.float32(light_above)
             seen |= bright & (self.not_lines > 0)
         if cooler_by is not None:  # only as light as the board (a dark piece's blurred rim
-            # is neutral too, and darker): red share under the board's by cooler_by
-            share = r.astype(np.float32) / (total + 1)
+            share = r.astype(np.float32) / (total + 1)  # is neutral too, and darker)
             cool = share < self.board_red - np.float32(cooler_by)
             clipped = cv2.max(cv2.max(b, g), r) >= CLIPPED  # (no colour in it)
             seen |= cool & ~clipped & (self.grey > self.background * np.float32(COOL_LEVEL)) & (
@@ -275,9 +273,9 @@ class Rectifier:
         # square, as a rectangle's dilation is separable (0.15 ms, a disc's 2.8 ms)
         k = int(round(2 * ARM * scale / 4)) | 1
         self._arm_reach = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-        self.print_discs, self.print_rims = _printed_discs(self, board)
+        self.print_discs, rims = _printed_discs(self, board)
         self.print_at = np.flatnonzero(self.print_discs)
-        self.rims_at = np.flatnonzero(self.print_rims)
+        self.rims_at = np.flatnonzero(rims)
         quarter = (int(round(n * 0.25)), int(round(n * 0.25)))
         self._surface_small = cv2.resize(self.surface, quarter, interpolation=cv2.INTER_NEAREST)
         self._rim_small = cv2.resize(self.rim, quarter, interpolation=cv2.INTER_NEAREST)
@@ -354,6 +352,6 @@ class Rectifier:
         background = cv2.resize(background, size, interpolation=cv2.INTER_LINEAR)
         board_red = cv2.resize(board_red, size, interpolation=cv2.INTER_NEAREST)
         return Features(rect, grey, background, board_red, reds[0], self.not_lines,
-                        self.holes, self.line_gain, self.print_discs, self.print_rims,
+                        self.holes, self.line_gain, self.print_discs,
                         self.print_at, self.rims_at,
                         levels[1] / max(levels[0], 1))
