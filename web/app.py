@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
