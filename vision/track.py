@@ -151,6 +151,10 @@ class Track:
         dt = t - self.points[-1][0]
         return self.pos[0] + vx * dt, self.pos[1] + vy * dt
 
+    def seen_since(self, t: float) -> int:
+        """How many times the track was seen from time ``t`` on."""
+        return sum(p[0] >= t for p in self.points)
+
     def moved_at(self) -> float | None:
         """When the track first stood STARTED mm away from its first place."""
         return first_move(self.points, STARTED)
@@ -419,7 +423,7 @@ class ShotTracker:
             return None
         if tr.id == self.striker:
             start = self.start_time
-            if start is None or sum(p[0] >= start for p in tr.points) < 3:
+            if start is None or tr.seen_since(start) < 3:
                 return None
         elif tr.gone is not None:
             return None
@@ -507,7 +511,7 @@ class ShotTracker:
             start = other.moved_at()
             if other.missing and other.gone is None and (
                     other.id == self.striker if start is None else
-                    sum(p[0] >= start for p in other.points) < 3):
+                    other.seen_since(start) < 3):
                 # lost before its speed was seen (a striker struck under the cue, blurred
                 # out from its first frame): it may be anywhere it could have gone
                 gap = t - other.points[-1][0]
@@ -639,7 +643,7 @@ class ShotTracker:
         out of sight (its leaving unseen; a piece knocked in view into a hole beside it
         is seen leaving)."""
         start = tr.moved_at()
-        if start is None or sum(p[0] >= start for p in tr.points) != 1 or len(tr.points) < 2:
+        if start is None or tr.seen_since(start) != 1 or len(tr.points) < 2:
             return False
         return tr.points[-1][0] - tr.points[-2][0] > 1.5 * self.frame
 
