@@ -41,6 +41,7 @@ from vision.tiles.read import (
     _Judge,
     _merge,
     _Outlines,
+    _reading,
     _reading_order,
     _Verdict,
     read_tiles,
@@ -434,8 +435,7 @@ def test_a_tile_missed_beside_a_sure_one_is_found_where_its_outline_shows():
     sure = face_region(maps, 30, 30, 56, 68)  # a face 26 x 38 px, its outline 2.5 px out
     cv2.rectangle(maps.edge, (58, 28), (87, 69), 1.0, 3)  # the missed tile's outline
     judge = OnlyThere((72.5, 48.5))
-    found = _beside([sure], _Outlines([sure.corners(1.0)]), judge, {id(sure): verdict(0.99)},
-                    (160, 100))
+    found = _beside([sure], _Outlines([sure.corners(1.0)]), judge, {id(sure): verdict(0.99)})
     assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.5)]
     assert all(x > 60 for x, _ in judge.asked)  # nothing left of, above or below the sure tile
 
@@ -452,8 +452,7 @@ def test_a_tile_half_taken_for_the_table_is_found_in_its_regions_corner():
     half = face_region(maps, 112, 30, 125, 68)
     judge = OnlyThere((111.5, 48.5))
     verdicts = {id(sure): verdict(0.99), id(half): verdict(0.02)}
-    found = _anchored([sure, half], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts,
-                      (200, 100))
+    found = _anchored([sure, half], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts)
     assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.5)]
     assert [r.rect[1] for r in found] == [pytest.approx(sure.rect[1], abs=0.5)]
     assert judge.asked and all(x > 90 for x, _ in judge.asked)
@@ -468,8 +467,7 @@ def test_a_tile_whose_face_was_lost_but_for_its_number_is_found_round_it():
     number = face_region(maps, 107, 39, 117, 47)  # centre (111.5, 42.5)
     judge = OnlyThere((111.5, 42.5 + INK_OFFSET * 38))
     verdicts = {id(sure): verdict(0.99), id(number): verdict(0.01)}
-    found = _anchored([sure, number], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts,
-                      (200, 100))
+    found = _anchored([sure, number], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts)
     assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.0)]
 
 
@@ -482,8 +480,23 @@ def test_no_tile_is_placed_in_a_region_the_photos_border_cuts():
     judge = OnlyThere((15.0, 42.5 + INK_OFFSET * 38))
     verdicts = {id(sure): verdict(0.99), id(at_border): verdict(0.01)}
     assert _anchored([sure, at_border], [sure], _Outlines([sure.corners(1.0)]), judge,
-                     verdicts, (200, 100)) == []
+                     verdicts) == []
     assert judge.asked == []
+
+
+def test_a_slanted_face_wholly_in_the_photo_is_counted_and_one_the_border_cuts_is_not():
+    """A tile seen at a slant: its face a parallelogram 30 px wide and 42 px high,
+    sheared 0.6 px sideways a row, lying 10 px below the photo's top border. The
+    rectangle round it juts 6 px past the border (the old test on that rectangle called
+    the tile cut, and the hand came out short); its face is wholly in view, so it is
+    counted. A face that runs up to the border (the watershed's last row, 1) is cut."""
+    maps = blank_maps(100, 200)
+    ys, xs = np.mgrid[10:52, 0:30]
+    slanted = find.Region(np.stack([(xs + 60 + 0.6 * (ys - 10)).ravel(), ys.ravel()], 1)
+                          .astype(np.float32), maps)
+    assert slanted.corners(1.0)[:, 1].min() < 0  # its rectangle leaves the photo
+    assert not _reading(slanted, verdict(0.99), 1.0).cut
+    assert _reading(face_region(maps, 120, 1, 150, 30), verdict(0.99), 1.0).cut
 
 
 def test_a_block_of_tiles_the_photos_border_cuts_is_looked_into_away_from_the_border():
@@ -496,8 +509,7 @@ def test_a_block_of_tiles_the_photos_border_cuts_is_looked_into_away_from_the_bo
     cv2.rectangle(maps.edge, (49, 28), (80, 69), 1.0, 3)  # the block's last tile's outline
     judge = OnlyThere((64.5, 48.5))
     verdicts = {id(sure): verdict(0.99), id(block): verdict(0.01)}
-    found = _anchored([sure, block], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts,
-                      (200, 100))
+    found = _anchored([sure, block], [sure], _Outlines([sure.corners(1.0)]), judge, verdicts)
     assert [r.rect[0] for r in found] == [pytest.approx(judge.where, abs=1.0)]
     assert judge.asked and all(x > 30 for x, _ in judge.asked)
 

@@ -43,6 +43,7 @@ MAX_ROW = 20  # tiles in one row of touching tiles, at most
 CUT_BUDGET = 8000  # parts all the cuts of one photo's regions may make (``Budget``)
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
+AT_BORDER = 7.5  # working pixels: a region this near the photo's border runs past it
 NEAR = 4.0  # working pixels: regions this close are neighbours, which may be one tile
 
 
@@ -126,6 +127,18 @@ class Region:
             for part in cut:
                 out.extend(part.tree())
         return out
+
+    @property
+    def at_border(self) -> bool:
+        """Whether the photo's border may cut the tile: its pixels come within AT_BORDER
+        of the border. A region stops where the tile's edge begins, and the photo's
+        border reads as an edge too, so a face the border cuts ends a few pixels in.
+        Judged on the region's own pixels, not on the rectangle round them: a face seen
+        at a slant is a parallelogram whose rectangle juts out past its corners."""
+        h, w = self.maps.edge.shape
+        lo, hi = self.points.min(axis=0), self.points.max(axis=0)
+        return bool((lo < AT_BORDER).any() or hi[0] > w - 1 - AT_BORDER
+                    or hi[1] > h - 1 - AT_BORDER)
 
     def corners(self, factor: float) -> np.ndarray:
         """(4, 2) corners in the full-size photo's pixels, the tile's edge included

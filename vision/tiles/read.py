@@ -31,7 +31,6 @@ from vision.tiles.ways import way_priors
 
 CONFIDENT = 0.9  # below this a reading is flagged for a person to check
 DETAIL_SIDE = 2000  # tiles are cut from the photo shrunk to this longer side, pixels
-EDGE_MARGIN = 2.5  # working pixels: a tile whose outline comes this close to the border is cut
 TURN_AREA = 0.7  # a wide region read across is within this factor of a tile's area
 SURELY_ONE = 0.98  # a region whole at least this surely one tile is not cut further
 DUPLICATE = 0.5  # share of a reading's outline on a surer reading's that makes it a copy
@@ -190,7 +189,6 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     pixels, net = models(folder)
     probs, factor = find.pixel_classes(image, pixels)
     judge = _Judge(image, factor, net)
-    h, w = image.shape[:2]
     regions, merges = find.regions(probs)
     # each region whole first; only those not surely one tile are judged cut every way
     whole = [r for r in regions if r.tile_like]
@@ -212,15 +210,15 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     _merge(choices, merges, judge, verdicts, np.median(sizes) if len(sizes) >= 3 else None)
     chosen = [r for _, parts in choices for r in parts if r.tile_like]
     taken = _Outlines([r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5])
-    chosen += _anchored(regions, chosen, taken, judge, verdicts, (w, h))
-    chosen += _beside(chosen, taken, judge, verdicts, (w, h))
-    readings = [_reading(r, v, factor, (w, h))
+    chosen += _anchored(regions, chosen, taken, judge, verdicts)
+    chosen += _beside(chosen, taken, judge, verdicts)
+    readings = [_reading(r, v, factor)
                 for r, v in zip(chosen, _ways_from_rows(chosen, verdicts, factor), strict=True)]
     return _reading_order(_distinct([r for r in readings if r is not None]))
 
 
-def _beside(chosen: list[find.Region], taken: _Outlines, judge: _Judge, verdicts: dict,
-            size: tuple[int, int]) -> list[find.Region]:
+def _beside(chosen: list[find.Region], taken: _Outlines, judge: _Judge, verdicts: dict
+            ) -> list[find.Region]:
     """Tiles the finder missed beside tiles read surely: faces the pixel classifier took
     for the table (pink under warm light, washed out by glare) in a row or column whose
     other tiles it found. Each sure tile proposes its four neighbours' places (itself
@@ -233,13 +231,13 @@ def _beside(chosen: list[find.Region], taken: _Outlines, judge: _Judge, verdicts
     for _ in range(BESIDE_ROUNDS):
         places = [p for r in seeds for axis in (0, 1) for sign in (1, -1)
                   for p in _places(_neighbour_places(r.rect, axis, sign), r.maps, taken)]
-        seeds = _surely_tiles(places, judge, verdicts, taken, size)
+        seeds = _surely_tiles(places, judge, verdicts, taken)
         found += seeds
     return found
 
 
 def _anchored(regions: list[find.Region], chosen: list[find.Region], taken: _Outlines,
-              judge: _Judge, verdicts: dict, size: tuple[int, int]) -> list[find.Region]:
+              judge: _Judge, verdicts: dict) -> list[find.Region]:
     """Tiles in regions where no tile was read (``taken``): a part of a tile (the rest
     of its face taken for the table or washed out by glare), a block of touching tiles
     that no cut parted, or only a tile's number. Tiles the size of the nearest tile
@@ -267,8 +265,8 @@ def _anchored(regions: list[find.Region], chosen: list[find.Region], taken: _Out
     _judge_into(verdicts, judge, places)
     fitted = [_place(_fitted(p.rect, p.maps.edge), p.maps) for p in places
               if verdicts[id(p)].tile >= CONFIDENT
-              and not _reading(p, verdicts[id(p)], judge.factor, size).cut]
-    return _surely_tiles(fitted, judge, verdicts, taken, size)
+              and not _reading(p, verdicts[id(p)], judge.factor).cut]
+    return _surely_tiles(fitted, judge, verdicts, taken)
 
 
 def _fitted(rect, edge: np.ndarray) -> tuple:
@@ -308,13 +306,13 @@ def _place(rect, maps: find.Maps) -> find.Region:
 
 
 def _surely_tiles(places: list[find.Region], judge: _Judge, verdicts: dict,
-                  taken: _Outlines, size: tuple[int, int]) -> list[find.Region]:
+                  taken: _Outlines) -> list[find.Region]:
     """The places the face network reads surely as tiles, surest first, each kept only
     where no tile read or kept before it lies (``taken``, which the kept join)."""
     _judge_into(verdicts, judge, places)
     kept = []
     for p in sorted(places, key=lambda p: -verdicts[id(p)].tile):
-        reading = _reading(p, verdicts[id(p)], judge.factor, size)
+        reading = _reading(p, verdicts[id(p)], judge.factor)
         outline = p.corners(1.0)
         if reading is not None and reading.sure and taken.free(outline):
             taken.add(outline)
@@ -481,7 +479,7 @@ def _distinct(readings: list[TileReading]) -> list[TileReading]:
     return kept
 
 
-def _reading(region: find.Region, verdict: _Verdict, factor: float, size) -> TileReading | None:
+def _reading(region: find.Region, verdict: _Verdict, factor: float) -> TileReading | None:
     pf, pc = verdict.face, verdict.colour
     by_face = pf[:-1].reshape(len(FACES), 2).sum(axis=1)
     best = int(np.argmax(by_face))
@@ -494,13 +492,7 @@ def _reading(region: find.Region, verdict: _Verdict, factor: float, size) -> Til
         colour = int(np.argmax(pc))
         tile, conf = Tile(int(FACES[best]), COLOURS[colour]), by_face[best] * pc[colour]
     corners = _upright_corners(region.corners(factor), up, verdict.turned)
-    w, h = size
-    outline = region.corners(1.0)  # the tile's outline, working pixels
-    fw, fh = w * factor, h * factor
-    cut = bool((outline.min(axis=0) < EDGE_MARGIN).any()
-               or (outline[:, 0] > fw - 1 - EDGE_MARGIN).any()
-               or (outline[:, 1] > fh - 1 - EDGE_MARGIN).any())
-    return TileReading(tile, float(conf), corners, cut)
+    return TileReading(tile, float(conf), corners, region.at_border)
 
 
 def _upright_corners(corners: np.ndarray, up: bool, turned: bool) -> np.ndarray:
