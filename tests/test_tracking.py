@@ -938,3 +938,43 @@ def test_a_piece_gone_off_after_one_far_sighting_is_asked_about():
         tracker.update(t, dets)
     exits = [e for e in tracker.record().exits if e.piece == "B03"]
     assert exits and all(e.confidence < SURE for e in exits)
+
+
+# held-out 8247 as the camera saw it (frame k at k/60 s; x mm, all at y -353): a break
+# passes along red's row by the S cushion; R14 sends R15, R15 sends R16 into SE
+R14_8247 = {k: x for k, x in zip(range(22, 32), (187.6, 188.7, 189.0, 189.5, 189.7, 189.7,
+                                                 189.7, 189.6, 189.6, 189.5), strict=True)}
+R15_8247 = {22: 218.4, 23: 221.4, 28: 260.2, 29: 262.7, 30: 265.7, 31: 269.4, 32: 273.2,
+            33: 276.6, 34: 279.4, 35: 281.8, 36: 283.9, 37: 285.4, 38: 286.8, 39: 287.4}
+R16_8247 = {23: 262.5, 24: 272.0, 25: 283.7, 26: 294.3, 27: 304.7, 28: 316.7}
+
+
+def test_a_piece_set_off_faster_than_its_first_steps_showed_keeps_its_own_sighting():
+    """Held-out 8247, in detections: R16 stands under the player's arm; the break sends
+    R14 into R15 and R15 into R16, which runs for SE and goes down it. R15 is seen twice
+    after the blow, going 180 mm/s by those two steps (the first holds the blow: half
+    rest, half run), then hidden for four frames; it went 400 mm/s, and is next seen 41
+    mm on — farther than its first steps could take it. R16, found again after long
+    unseen and so not held to its reach, took that sighting 54 mm behind it and was
+    called off the table. What struck R15 where it stood could send it that far: R15
+    takes its own sighting, and R16 goes down SE."""
+    state = started("red")
+    for piece, x in (("R14", 182.1), ("R15", 216.0), ("R16", 247.5)):
+        state = put(state, piece, (x, -353.3))
+    state = gone(state, *[p for p in state.left("red") if p not in ("R14", "R15", "R16")],
+                 *state.left("black"))
+    circle, meets = np.array(BOARD.circle_centre("SW")), np.array((146.1, -353.0))
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-6, 80):
+        t = k / 60  # the striker leaves the SW circle at 0.2 s and meets R14 at 0.35 s
+        striker = circle + (meets - circle) * min(max(t - 0.2, 0.0) / 0.15, 1.0)
+        dets = [Detection("red", "striker", *striker, "surface", 0.9)]
+        r14 = 182.1 if k < 22 else R14_8247.get(k, 189.5)
+        r15 = 216.0 if k < 22 else R15_8247.get(k, 288.1 if k > 39 else None)
+        for x in (r14, r15, R16_8247.get(k)):
+            if x is not None:
+                dets.append(Detection("red", "piece", x, -353.0, "surface", 0.9))
+        tracker.update(t, dets)
+    seen = tracker.record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("R16", "SE")]
+    assert not seen.exits

