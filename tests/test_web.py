@@ -427,3 +427,44 @@ def test_wrong_codes_are_rate_limited_and_a_table_is_let_in_again_a_minute_later
     assert refused.status_code == 429 and "wait a minute" in refused.text
     now[0] = 60.0  # the first wrong try is a minute old
     assert client.get(f"/t/{code}").status_code == 200
+
+
+def test_a_zhaopengyou_table_enters_its_round_through_its_own_link(tmp_path):
+    """找朋友 rounds are seated at tables of five: each table's sheet carries its link,
+    which opens the round's form (the games one line each) for that table only, its
+    players filled in as seated; checked as `kangle event record` checks it."""
+    where = str(tmp_path / "zpy.db")
+    players = [f"P{i}" for i in range(10)]
+    Competition.create(where, "zhaopengyou", None, {}, [{"name": p} for p in players],
+                       "t").close()
+    client = TestClient(create_app(where, PASSWORD))
+    token = signed_in(client)
+    assert client.post("/o/act", data={"form_token": token, "action": "draw",
+                                       "round": "1"}).status_code == 200
+    key, tables = links(where)
+    assert sorted(tables) == [1, 2]
+    code, seats = tables[2]
+    sheets = client.get("/o/sheets", params={"round": 1}).text
+    assert f"{code[:5]}-{code[5:]}" in sheets
+    form = client.get(f"/t/{code}")
+    assert form.status_code == 200 and "\n".join(seats) in form.text
+    games = f"dealer {seats[0]}, friend none, taken 100"
+    typed = {"f-result.seats": "\n".join(seats), "f-result.games": games}
+    wrong = client.post(f"/t/{code}", data={**typed, "f-result.seats": "\n".join(
+        [*seats[:4], tables[1][1][0]])})
+    assert wrong.status_code == 422 and "round 1 table 2 seats" in wrong.text
+    assert seats[4] in wrong.text  # what was typed stays, to be put right
+    unread = client.post(f"/t/{code}", data={**typed, "f-result.games": f"dealer {seats[0]}, "
+                                                                      "taken lots"})
+    assert unread.status_code == 422 and "taken must be a number" in unread.text
+    ok = client.post(f"/t/{code}", data=typed)
+    assert ok.status_code == 200 and "recorded" in ok.text
+    comp = Competition.open(where)
+    entry = next(e for e in comp.entries() if e.kind == "table_round")
+    assert (entry.data["round"], entry.data["table"], entry.by) == (1, 2, "web: table 2")
+    assert entry.data["result"]["seats"] == seats
+    comp.close()
+    assert client.get(f"/t/{code}").status_code == 409  # entered once
+    assert client.get(f"/t/{tables[1][0]}").status_code == 200  # the other table still open
+    rounds = client.get("/rounds").text
+    assert re.search(r"table 2</td>.*?<td>in</td>", rounds, re.S)

@@ -30,8 +30,8 @@ from starlette.routing import Route
 from rules.errors import KangleError
 from rules.events.common import whole
 from rules.events.competition import Competition
-from web.desk import desk_routes
-from web.entryforms import in_words
+from web.desk import MAX_FORM_TEXT, desk_routes
+from web.entryforms import entry_data, fields_of, form_name, in_words, typed_values
 from web.hands import SeatHand, evidence, read_photo, score_hands
 from web.links import WrongCodes, find_table
 from web.organiser import Organiser, SameOriginPosts
@@ -124,6 +124,8 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         found = open_table(request, comp)
         if isinstance(found, Response):
             return found
+        if comp.table_entry != "result":
+            return _table_form(request, found, form)
         round_no, number, seats = found
         rummikub = comp.settings.get("game") == "rummikub"
         hands = {seat: SeatHand() for seat in seats}
@@ -151,6 +153,34 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         return page(request, "message.html", title=comp.event.name,
                     message=f"Round {round_no}, table {number}: the result is recorded. "
                             "The standings show it now.", link="/")
+
+    def _table_form(request: Request, found, form) -> Response:
+        """A table's own entry where it is more than a score each (a 找朋友 round's
+        games): the format's entry form, the round and table fixed by the link, started
+        from the table's players as seated (GET), or recorded (POST: ``form``)."""
+        round_no, number, seats = found
+        kind = comp.table_entry
+        fields = tuple(f for f in fields_of(comp.event.format, kind, comp.settings.get("game"))
+                       if f.key not in ("round", "table"))
+        error = None
+        if form is None:
+            typed = typed_values(fields, comp.format.entry_at_table(round_no, number, seats))
+        else:
+            typed = {form_name(f): str(form.get(form_name(f), ""))[:MAX_FORM_TEXT]
+                     for f in fields}
+            try:
+                data = {**entry_data(fields, typed), "round": round_no, "table": number}
+                comp.record(kind, data, by=f"web: table {number}")
+            except KangleError as exc:
+                error = str(exc)
+            else:
+                return page(request, "message.html", title=comp.event.name,
+                            message=f"Round {round_no}, table {number}: the result is "
+                                    "recorded. The standings show it now.", link="/")
+        return page(request, "table_form.html", 200 if error is None else 422,
+                    title=comp.event.name, round_no=round_no, table=number, seats=seats,
+                    rows=[(f, form_name(f), typed.get(form_name(f), "")) for f in fields],
+                    error=error)
 
     async def hands(request: Request) -> Response:
         form = await request.form(max_files=8, max_fields=50, max_part_size=MAX_PHOTO)
@@ -231,7 +261,7 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         if found is not None:
             return found
         done = [(e.data.get("round"), e.data.get("table"), []) for e in comp.entries()
-                if e.kind == "result"]
+                if e.kind == comp.table_entry]
         spent = find_table(key, code, [d for d in done if all(map(whole, d[:2]))])
         if spent is not None:
             return page(request, "message.html", 409, title=comp.event.name,

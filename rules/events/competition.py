@@ -153,7 +153,12 @@ class Competition:
     @property
     def takes_table_results(self) -> bool:
         """Whether this format's results are entered table by table (``open_tables``)."""
-        return hasattr(self.format, "open_tables")
+        return self.table_entry is not None
+
+    @property
+    def table_entry(self) -> str | None:
+        """The kind of entry a table's own link enters (None: results go in at the desk)."""
+        return getattr(self.format, "TABLE_ENTRY", None)
 
     def open_tables(self) -> list[tuple[int, int, list[str]]]:
         """(round, table, seats) whose result can be entered from the table now; empty

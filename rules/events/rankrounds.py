@@ -32,6 +32,7 @@ from rules.games import zhaopengyou
 NAME = "rankrounds"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "seating", "table_round", "penalty", "withdraw")
+TABLE_ENTRY = "table_round"  # what a table's own link enters (``open_tables``)
 GAMES = ("zhaopengyou",)
 DEFAULTS = {"game": "zhaopengyou", "rounds": 2, "table_size": 5, "ranked": 8, "seed": 0}
 # the values each number setting may take (rules.events.formats checks them)
@@ -85,6 +86,21 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
         for e in live:
             if (e.kind == "table_round" and (e.data["round"], e.data["table"]) == (r, t)):
                 raise KangleError(f"round {r} table {t} is already entered (entry {e.seq})")
+
+
+def open_tables(settings: dict[str, Any], entries: list[Entry]) -> list[tuple[int, int, list[str]]]:
+    """(round, table, seats) of every table seated whose round there is not entered yet:
+    what can be entered from the table now."""
+    done = {(e.data["round"], e.data["table"]) for e in entries if e.kind == "table_round"}
+    rounds = sorted({e.data["round"] for e in entries if e.kind == "seating"})
+    return [(r, t, list(seats)) for r in rounds
+            for t, seats in enumerate(seating(entries, r), start=1) if (r, t) not in done]
+
+
+def entry_at_table(round_no: int, table: int, seats: list[str]) -> dict[str, Any]:
+    """What a table's entry starts from: its round and table, and its players as seated
+    (the table puts them in its own order, counter-clockwise, before the games)."""
+    return {"round": round_no, "table": table, "result": {"seats": list(seats)}}
 
 
 def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:

@@ -44,6 +44,7 @@ from rules.fields import is_number
 NAME = "rotating"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "withdraw", "result", "draw", "report")
+TABLE_ENTRY = "result"  # what a table's own link enters (``open_tables``): its scores
 GAMES = ("rummikub",)
 # first_seating: "draw" seats round 1 by a seeded draw (the list's order favours nobody);
 # "list" seats the players in the order registered (an organiser's seeded list);
