@@ -468,3 +468,44 @@ def test_a_zhaopengyou_table_enters_its_round_through_its_own_link(tmp_path):
     assert client.get(f"/t/{tables[1][0]}").status_code == 200  # the other table still open
     rounds = client.get("/rounds").text
     assert re.search(r"table 2</td>.*?<td>in</td>", rounds, re.S)
+
+
+def test_a_sanguosha_match_is_entered_through_its_own_link(tmp_path):
+    """A 三国杀 cup's rounds are its group matches, then the knockout's: each match's
+    sheet carries its link, which enters that match only — its stage and teams fixed by
+    the link, the winner or how it ended typed — and is spent once the match is decided.
+    The rounds page lists the rounds that can be played, not the groups' sheets over and
+    over (it showed the group matches as rounds 1 to 100)."""
+    where = str(tmp_path / "sgs.db")
+    comp = Competition.create(where, "sanguosha", None, {},
+                              [{"name": f"T{i:02d}"} for i in range(1, 17)], "t")
+    comp.draw(None)
+    groups = next(e for e in comp.entries() if e.kind == "groups").data["groups"]
+    comp.close()
+    client = TestClient(create_app(where, PASSWORD))
+    signed_in(client)
+    key, matches = links(where)
+    assert len(matches) == 24  # six matches in each of four groups
+    a, b = groups["A"][:2]
+    code, teams = matches[1]
+    assert teams == [a, b]
+    sheets = client.get("/o/sheets", params={"round": 1}).text
+    assert f"{code[:5]}-{code[5:]}" in sheets and f"Group A: {a} v {b}" in sheets
+    later = client.get("/o/sheets", params={"round": 2})
+    assert later.status_code == 404 and "not known yet" in later.text
+    form = client.get(f"/t/{code}")
+    assert form.status_code == 200 and 'name="f-winner"' in form.text
+    assert 'name="f-stage"' not in form.text and 'name="f-teams"' not in form.text
+    stranger = client.post(f"/t/{code}", data={"f-winner": groups["B"][0]})
+    assert stranger.status_code == 422 and "the winner must be one of" in stranger.text
+    ok = client.post(f"/t/{code}", data={"f-winner": b})
+    assert ok.status_code == 200 and "recorded" in ok.text
+    comp = Competition.open(where)
+    entry = next(e for e in comp.entries() if e.kind == "match")
+    assert entry.data == {"stage": "group", "group": "A", "teams": [a, b], "winner": b}
+    assert entry.by == "web: table 1"
+    comp.close()
+    assert client.get(f"/t/{code}").status_code == 409
+    assert client.get(f"/t/{matches[2][0]}").status_code == 200
+    rounds = client.get("/rounds").text
+    assert rounds.count("<h2>Round") == 1 and rounds.count(f"Group A: {a} v {b}") == 1

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from rules.errors import KangleError
-from rules.events.common import whole
+from rules.events.common import Table
 from rules.events.competition import Competition
 from web.desk import MAX_FORM_TEXT, desk_routes
 from web.entryforms import entry_data, fields_of, form_name, in_words, typed_values
@@ -160,17 +160,18 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         from the table's players as seated (GET), or recorded (POST: ``form``)."""
         round_no, number, seats = found
         kind = comp.table_entry
+        fixed, start = comp.at_table(Table(round_no, number, seats, True))
         fields = tuple(f for f in fields_of(comp.event.format, kind, comp.settings.get("game"))
-                       if f.key not in ("round", "table"))
+                       if f.key.split(".")[0] not in fixed)
         error = None
         if form is None:
-            typed = typed_values(fields, comp.format.entry_at_table(round_no, number, seats))
+            typed = typed_values(fields, start)
         else:
             typed = {form_name(f): str(form.get(form_name(f), ""))[:MAX_FORM_TEXT]
                      for f in fields}
             try:
-                data = {**entry_data(fields, typed), "round": round_no, "table": number}
-                comp.record(kind, data, by=f"web: table {number}")
+                comp.record(kind, {**entry_data(fields, typed), **fixed},
+                            by=f"web: table {number}")
             except KangleError as exc:
                 error = str(exc)
             else:
@@ -260,9 +261,8 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
         found = find_table(key, code, comp.open_tables())
         if found is not None:
             return found
-        done = [(e.data.get("round"), e.data.get("table"), []) for e in comp.entries()
-                if e.kind == comp.table_entry]
-        spent = find_table(key, code, [d for d in done if all(map(whole, d[:2]))])
+        spent = find_table(key, code, [(t.round, t.number, t.seats) for t in comp.tables()
+                                       if not t.open])
         if spent is not None:
             return page(request, "message.html", 409, title=comp.event.name,
                         message=f"Round {spent[0]}, table {spent[1]}: the result is already "

@@ -54,6 +54,18 @@ class ScoreSheet:
     instructions: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Table:
+    """A table of a round (a match, in a knockout) whose result its own link enters:
+    its number in the round as the round's score sheets are printed, who sits there,
+    and whether its result may still be entered."""
+
+    round: int
+    number: int
+    seats: list[str]
+    open: bool
+
+
 @dataclass
 class Roster:
     """Who is in the event from which round on."""

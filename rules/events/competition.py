@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.errors import KangleError
 from rules.events import knockout, rankrounds, report, rotating
-from rules.events.common import ScoreSheet, Standings, check_registrations, roster
+from rules.events.common import ScoreSheet, Standings, Table, check_registrations, roster
 from rules.events.formats import FORMATS, format_for, settings_for
 from rules.events.store import Entry, EventInfo, EventStore, database_url, in_force
 
@@ -152,7 +152,7 @@ class Competition:
 
     @property
     def takes_table_results(self) -> bool:
-        """Whether this format's results are entered table by table (``open_tables``)."""
+        """Whether this format's results are entered table by table (``tables``)."""
         return self.table_entry is not None
 
     @property
@@ -160,12 +160,21 @@ class Competition:
         """The kind of entry a table's own link enters (None: results go in at the desk)."""
         return getattr(self.format, "TABLE_ENTRY", None)
 
-    def open_tables(self) -> list[tuple[int, int, list[str]]]:
-        """(round, table, seats) whose result can be entered from the table now; empty
-        for a format whose results are not entered table by table."""
+    def tables(self) -> list[Table]:
+        """Every table (a match, in a knockout) of every round so far, open or entered;
+        empty for a format whose results are not entered table by table."""
         if not self.takes_table_results:
             return []
-        return self.format.open_tables(self.settings, self.entries())
+        return self.format.tables(self.settings, self.entries())
+
+    def open_tables(self) -> list[tuple[int, int, list[str]]]:
+        """(round, table, seats) whose result can be entered from the table now."""
+        return [(t.round, t.number, t.seats) for t in self.tables() if t.open]
+
+    def at_table(self, table: Table) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What a table's link fixes of its entry, and what its form starts from (a
+        format whose table entry is more than a score each: ``table_entry``)."""
+        return self.format.at_table(self.settings, self.entries(), table)
 
     def record_table(self, round_no: int, table: int, scores: dict[str, float],
                      by: str, tiles: dict[str, Any] | None = None) -> list[Entry]:

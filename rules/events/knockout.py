@@ -24,6 +24,7 @@ from rules.events.common import (
     Row,
     ScoreSheet,
     Standings,
+    Table,
     check_register,
     rating_of,
     roster,
@@ -35,6 +36,7 @@ from rules.games import sanguosha
 NAME = "knockout"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "groups", "match", "decision")
+TABLE_ENTRY = "match"  # what a match's own link enters (``tables``)
 GAMES = ("sanguosha",)
 DEFAULTS = {"game": "sanguosha", "groups": 4, "advance": 2, "best_of": 3, "seed": 0,
             "seeding": "draw"}
@@ -291,17 +293,74 @@ def _pending(slot: str) -> str:
     return f"the {'winners' if slot == 'final' else 'losers'} of sf1 and sf2"
 
 
-def sheets(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[ScoreSheet]:
-    groups = groups_of(entries) or {}
+# the event's rounds as its sheets are printed and its matches' links made: 1 the groups'
+# matches, then the knockout's rounds, their matches in this order
+STAGES = {2: tuple(BRACKET), 3: tuple(LATER), 4: ("final", "third")}
+TITLES = {"qf1": "Quarter-final 1", "qf2": "Quarter-final 2", "qf3": "Quarter-final 3",
+          "qf4": "Quarter-final 4", "sf1": "Semi-final 1", "sf2": "Semi-final 2",
+          "final": "Final", "third": "Third place"}
+
+
+def _matches(settings: dict[str, Any], entries: list[Entry], round_no: int
+             ) -> list[tuple[dict[str, Any], bool]]:
+    """The matches of a round (its entry's fixed part: stage, group, teams) and whether
+    each is still to be decided; KangleError where the round cannot be played yet."""
+    groups = groups_of(entries)
+    if not groups:
+        raise KangleError("the groups are not drawn yet: make the group draw first")
+    if round_no == 1:
+        played = [set(e.data["teams"]) for e in entries
+                  if e.kind == "match" and e.data.get("stage") == "group"]
+        return [({"stage": "group", "group": g, "teams": [a, b]}, {a, b} not in played)
+                for g, teams in groups.items()
+                for i, a in enumerate(teams) for b in teams[i + 1:]]
+    if round_no not in STAGES:
+        raise KangleError("a knockout event has rounds 1-4: 1 the group matches, 2 the "
+                          "quarter-finals, 3 the semi-finals, 4 the final and third place")
+    slots, winners = _slots(settings, entries)
+    waiting = [s for s in STAGES[round_no] if slots.get(s) is None]
+    if waiting:
+        raise KangleError(f"round {round_no} is not known yet: {TITLES[waiting[0]]} is "
+                          f"{_pending(waiting[0])}")
+    return [({"stage": s, "teams": list(slots[s])}, s not in winners)
+            for s in STAGES[round_no]]
+
+
+def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
+    """Every match known so far, round by round, open until it is decided (a final's
+    series until a team has won enough of it)."""
     out = []
-    for g, teams in groups.items():
-        pairs = [(a, b) for i, a in enumerate(teams) for b in teams[i + 1:]]
-        for a, b in pairs:
-            out.append(ScoreSheet(f"Group {g}: {a} v {b}", (a, b),
-                                  ("commander alive (Y/N)", "surviving generals",
-                                   "lost HP of survivors", "technical penalty points",
-                                   "overtime periods", "winner"),
-                                  ("Time up: more survivors, then fewer lost HP, then fewer "
-                                   "penalty points, else 5-minute overtime.",
-                                   "Referee's signature: ____________")))
+    for round_no in (1, *STAGES):
+        try:
+            matches = _matches(settings, entries, round_no)
+        except KangleError:
+            break
+        out += [Table(round_no, n, fixed["teams"], undecided)
+                for n, (fixed, undecided) in enumerate(matches, start=1)]
+    return out
+
+
+def at_table(settings: dict[str, Any], entries: list[Entry], table: Table
+             ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a match's link fixes of its entry (its stage, group and teams); its form
+    starts empty (the winner, or how the match ended)."""
+    return _matches(settings, entries, table.round)[table.number - 1][0], {}
+
+
+def sheets(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[ScoreSheet]:
+    """A sheet for each match of the round (``_matches``)."""
+    out = []
+    for fixed, _ in _matches(settings, entries, round_no):
+        a, b = fixed["teams"]
+        stage = fixed["stage"]
+        title = f"Group {fixed['group']}" if stage == "group" else TITLES[stage]
+        series = (f"Best of {settings['best_of']}: first to "
+                  f"{settings['best_of'] // 2 + 1} wins.",) if stage in ("final", "third") else ()
+        out.append(ScoreSheet(f"{title}: {a} v {b}", (a, b),
+                              ("commander alive (Y/N)", "surviving generals",
+                               "lost HP of survivors", "technical penalty points",
+                               "overtime periods", "winner"),
+                              (*series, "Time up: more survivors, then fewer lost HP, then "
+                               "fewer penalty points, else 5-minute overtime.",
+                               "Referee's signature: ____________")))
     return out

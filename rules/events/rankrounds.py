@@ -20,6 +20,7 @@ from rules.events.common import (
     Row,
     ScoreSheet,
     Standings,
+    Table,
     check_register,
     ranked,
     roster,
@@ -32,7 +33,7 @@ from rules.games import zhaopengyou
 NAME = "rankrounds"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "seating", "table_round", "penalty", "withdraw")
-TABLE_ENTRY = "table_round"  # what a table's own link enters (``open_tables``)
+TABLE_ENTRY = "table_round"  # what a table's own link enters (``tables``)
 GAMES = ("zhaopengyou",)
 DEFAULTS = {"game": "zhaopengyou", "rounds": 2, "table_size": 5, "ranked": 8, "seed": 0}
 # the values each number setting may take (rules.events.formats checks them)
@@ -88,19 +89,20 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
                 raise KangleError(f"round {r} table {t} is already entered (entry {e.seq})")
 
 
-def open_tables(settings: dict[str, Any], entries: list[Entry]) -> list[tuple[int, int, list[str]]]:
-    """(round, table, seats) of every table seated whose round there is not entered yet:
-    what can be entered from the table now."""
+def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
+    """Every table seated so far, open while its round there is not entered."""
     done = {(e.data["round"], e.data["table"]) for e in entries if e.kind == "table_round"}
     rounds = sorted({e.data["round"] for e in entries if e.kind == "seating"})
-    return [(r, t, list(seats)) for r in rounds
-            for t, seats in enumerate(seating(entries, r), start=1) if (r, t) not in done]
+    return [Table(r, t, list(seats), (r, t) not in done) for r in rounds
+            for t, seats in enumerate(seating(entries, r), start=1)]
 
 
-def entry_at_table(round_no: int, table: int, seats: list[str]) -> dict[str, Any]:
-    """What a table's entry starts from: its round and table, and its players as seated
-    (the table puts them in its own order, counter-clockwise, before the games)."""
-    return {"round": round_no, "table": table, "result": {"seats": list(seats)}}
+def at_table(settings: dict[str, Any], entries: list[Entry], table: Table
+             ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a table's link fixes of its entry (its round and table), and what the
+    form starts from: its players as seated, for the table to put in its own order
+    (counter-clockwise) before the games."""
+    return {"round": table.round, "table": table.number}, {"result": {"seats": table.seats}}
 
 
 def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:

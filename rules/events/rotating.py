@@ -30,6 +30,7 @@ from rules.events.common import (
     Row,
     ScoreSheet,
     Standings,
+    Table,
     check_register,
     ranked,
     rating_of,
@@ -44,7 +45,7 @@ from rules.fields import is_number
 NAME = "rotating"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "withdraw", "result", "draw", "report")
-TABLE_ENTRY = "result"  # what a table's own link enters (``open_tables``): its scores
+TABLE_ENTRY = "result"  # what a table's own link enters (``tables``): its scores
 GAMES = ("rummikub",)
 # first_seating: "draw" seats round 1 by a seeded draw (the list's order favours nobody);
 # "list" seats the players in the order registered (an organiser's seeded list);
@@ -194,12 +195,12 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
             raise KangleError(f"the draw of round {key[0]} table {key[1]} is already entered")
 
 
-def open_tables(settings: dict[str, Any], entries: list[Entry]) -> list[tuple[int, int, list[str]]]:
-    """(round, table, seats) of every table seated whose result is not in yet: what
-    can be entered from the table now."""
+def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
+    """Every table seated so far, open while its result is not in."""
     state = progress(settings, entries)
-    return [(r, t, seats) for r, tables in sorted(state.seatings.items())
-            for t, seats in enumerate(tables, start=1) if (r, t) not in state.results]
+    return [Table(r, t, seats, (r, t) not in state.results)
+            for r, seated in sorted(state.seatings.items())
+            for t, seats in enumerate(seated, start=1)]
 
 
 def result_entry(round_no: int, table: int, scores: dict[str, float]) -> dict[str, Any]:
