@@ -74,9 +74,15 @@ class Competition:
         if not isinstance(data, dict):
             raise KangleError("an entry's data is a JSON object")
 
-        check = self._check if kind != "void" else None
+        seen: list[Entry] = []  # the log as the write found it (read once, in its lock)
+
+        def check(existing: list[Entry], new: Entry) -> None:
+            seen.extend(existing)
+            if kind != "void":
+                self._check(existing, new)
+
         stored = [self.store.append(self.event, kind, data, by, supersedes, check)]
-        stored += self.auto_draws()
+        stored += self.auto_draws(in_force([*seen, *stored]))
         return stored
 
     def _check(self, existing: list[Entry], new: Entry) -> None:
@@ -119,13 +125,15 @@ class Competition:
         return [{"seq": e.seq, "kind": e.kind, "data": e.data, "by": e.by, "at": e.at,
                  "supersedes": e.supersedes} for e in self.store.entries(self.event)]
 
-    def auto_draws(self) -> list[Entry]:
+    def auto_draws(self, entries: list[Entry] | None = None) -> list[Entry]:
         """Ties that block the next round of a rotating event are drawn at once
-        (seeded, so reproducible) and logged; a referee may correct such a draw."""
+        (seeded, so reproducible) and logged; a referee may correct such a draw.
+        ``entries``: the log in force as just written (read afresh if not given)."""
         if self.format is not rotating:
             return []
         made = []
-        for draw in rotating.pending_draws(self.settings, self.entries()):
+        for draw in rotating.pending_draws(self.settings, self.entries() if entries is None
+                                           else entries):
             try:  # checked like any entry: a station finishing the round beside this one
                 made.append(self.store.append(self.event, "draw", draw,  # may draw first
                                               "kangle (seeded draw)", check=self._check))
