@@ -978,3 +978,39 @@ def test_a_piece_set_off_faster_than_its_first_steps_showed_keeps_its_own_sighti
     seen = tracker.record()
     assert [(p.piece, p.hole) for p in seen.pockets] == [("R16", "SE")]
     assert not seen.exits
+
+
+def test_a_running_piece_struck_again_is_looked_for_as_far_as_the_blow_can_send_it():
+    """Held-out 8267, as a plain case: B07 runs down the board at 0.7 m/s when the
+    striker, coming up from the SE circle, meets it and sends it on at 2.4 m/s. The one
+    step after the blow holds it (half before, half after: 1.2 m/s), then B07 goes
+    unseen for two frames; it is next seen 120 mm from its last sighting, beyond what
+    that step allows; B16, which ran into the NE hole a quarter of a second before,
+    was taken to be back out of it there (a sighting nothing followed claimed), and
+    B07 was called off the table. What struck B07 where it was can send it that far:
+    it is followed, and rests where it stops; B16 stays in NE."""
+    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
+                    "B07", (150.0, 250.0)), "B16", (247.5, 354.0))
+    circle = np.array(BOARD.circle_centre("SE"))
+    met = np.array((150.0, 250.0 - 11.67 * 14))  # B07 at frame 24
+    away = (met - circle) / np.linalg.norm(met - circle)  # the blow's direction
+    striker_stops = met - 36.0 * away
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-6, 60):
+        t = k / 60  # the striker leaves its circle at 0.1 s and meets B07 at 0.408 s
+        striker = circle + (striker_stops - circle) * min(max(t - 0.1, 0.0) / 0.308, 1.0)
+        dets = [Detection("red", "striker", *striker, "surface", 0.9)]
+        if k <= 24:
+            b07 = (150.0, 250.0 - 11.67 * max(k - 10, 0))
+        else:
+            b07 = tuple(met + away * 40.0 * (min(k, 30) - 24.5))
+        if k not in (26, 27):
+            dets.append(Detection("black", "piece", *b07, "surface", 0.9))
+        if k <= 13:  # B16 rolls along the N cushion into NE at 0.7 m/s from 0.12 s
+            dets.append(Detection("black", "piece", 247.5 + 11.5 * max(k - 7, 0), 354.0,
+                                  "surface", 0.9))
+        tracker.update(t, dets)
+    seen = tracker.record()
+    assert not seen.exits
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("B16", "NE")]
+    assert math.dist(seen.final["B07"], met + away * 220.0) < 5.0

@@ -155,6 +155,23 @@ class Track:
         """How many times the track was seen from time ``t`` on."""
         return sum(p[0] >= t for p in self.points)
 
+    def struck_at(self) -> float | None:
+        """The time of the sighting that first showed it struck, if it has been seen
+        fewer than three times since (its pace is not known yet): set off from where it
+        stood (``moved_at``), or — one of its last two steps — sped up or turned by more
+        than KICK from the step before. None otherwise."""
+        started = self.moved_at()
+        if started is not None and self.seen_since(started) < 3:
+            return started
+        p = self.points
+        for k in (len(p) - 1, len(p) - 2):
+            if k >= 2:
+                (t0, x0, y0), (t1, x1, y1), (t2, x2, y2) = p[k - 2], p[k - 1], p[k]
+                if math.hypot((x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0),
+                              (y2 - y1) / (t2 - t1) - (y1 - y0) / (t1 - t0)) > KICK:
+                    return t2
+        return None
+
     def moved_at(self) -> float | None:
         """When the track first stood STARTED mm away from its first place."""
         return first_move(self.points, STARTED)
@@ -428,13 +445,14 @@ class ShotTracker:
         elif tr.gone is not None:
             return None
         reach = max(self._own_reach(tr, t), self._sent_reach(tr, t))
-        started = tr.moved_at()
-        if tr.id != self.striker and started is not None and tr.seen_since(started) < 3:
-            # set off too lately for its pace to be known (a step that holds the blow
-            # averages rest and run; held-out 8247: R15, seen going 180 mm/s, went 400):
-            # as far as what struck it where it stood can have sent it
-            stood = tr.points[self._last_before(tr, started)]
-            reach = max(reach, self._sent_reach(tr, t, at=started)
+        struck = tr.struck_at() if tr.id != self.striker else None
+        if struck is not None:
+            # struck too lately for its pace to be known (a step that holds the blow
+            # averages the speeds before and after it; held-out 8247: R15, seen going
+            # 180 mm/s, went 400; 8267: B07, hit again as it ran, seen going 1.4 m/s,
+            # went 2.4): as far as what struck it where it was can have sent it
+            stood = tr.points[self._last_before(tr, struck)]
+            reach = max(reach, self._sent_reach(tr, t, at=struck)
                         + math.dist(stood[1:], tr.pos))
         return reach
 
