@@ -495,6 +495,7 @@ def test_a_sanguosha_match_is_entered_through_its_own_link(tmp_path):
     assert later.status_code == 404 and "not known yet" in later.text
     form = client.get(f"/t/{code}")
     assert form.status_code == 200 and 'name="f-winner"' in form.text
+    assert f"<h2>Group A: {a} v {b}</h2>" in form.text  # the match, as its sheet says
     assert 'name="f-stage"' not in form.text and 'name="f-teams"' not in form.text
     stranger = client.post(f"/t/{code}", data={"f-winner": groups["B"][0]})
     assert stranger.status_code == 422 and "the winner must be one of" in stranger.text

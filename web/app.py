@@ -150,16 +150,16 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
             return page(request, "table.html", 422, title=comp.event.name,
                         round_no=round_no, table=number, seats=seats, values=values,
                         error=error, hands=hands, rummikub=rummikub)
-        return page(request, "message.html", title=comp.event.name,
-                    message=f"Round {round_no}, table {number}: the result is recorded. "
-                            "The standings show it now.", link="/")
+        return recorded(request, f"Round {round_no}, table {number}")
 
     def _table_form(request: Request, found, form) -> Response:
         """A table's own entry where it is more than a score each (a 找朋友 round's
-        games): the format's entry form, the round and table fixed by the link, started
-        from the table's players as seated (GET), or recorded (POST: ``form``)."""
+        games, a 三国杀 match): the format's entry form less what the link fixes (the
+        round and table; a match's stage and teams), started from what the format says
+        (a 找朋友 table's players as seated) (GET), or recorded (POST: ``form``)."""
         round_no, number, seats = found
         kind = comp.table_entry
+        heading = comp.sheets(round_no)[number - 1].title
         fixed, start = comp.at_table(Table(round_no, number, seats, True))
         fields = tuple(f for f in fields_of(comp.event.format, kind, comp.settings.get("game"))
                        if f.key.split(".")[0] not in fixed)
@@ -175,13 +175,17 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
             except KangleError as exc:
                 error = str(exc)
             else:
-                return page(request, "message.html", title=comp.event.name,
-                            message=f"Round {round_no}, table {number}: the result is "
-                                    "recorded. The standings show it now.", link="/")
+                return recorded(request, heading)
         return page(request, "table_form.html", 200 if error is None else 422,
-                    title=comp.event.name, round_no=round_no, table=number, seats=seats,
+                    title=comp.event.name, heading=heading, seats=seats,
                     rows=[(f, form_name(f), typed.get(form_name(f), "")) for f in fields],
                     error=error)
+
+    def recorded(request: Request, where: str, lines: list[str] | None = None) -> Response:
+        """The page that tells a table its result is in."""
+        return page(request, "message.html", title=comp.event.name,
+                    message=f"{where}: the result is recorded. The standings show it now.",
+                    lines=lines, link="/")
 
     async def hands(request: Request) -> Response:
         form = await request.form(max_files=8, max_fields=50, max_part_size=MAX_PHOTO)
@@ -213,11 +217,10 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
                                            tiles=evidence(held))
             except KangleError as exc:
                 return table_page(request, comp, found, held, 422, hands_error=str(exc))
-            done = any(e.kind == "result" for e in stored)
+            if any(e.kind == "result" for e in stored):
+                return recorded(request, f"Round {round_no}, table {number}", lines)
             return page(request, "message.html", title=comp.event.name,
-                        message=f"Round {round_no}, table {number}: the result is "
-                                "recorded." if done else _waiting(comp, round_no, number),
-                        lines=lines, link="/")
+                        message=_waiting(comp, round_no, number), lines=lines, link="/")
         keep = partial(comp.store.keep_photo, comp.event)  # called from a reading thread
         jobs = {seat: partial(read_photo, *photos[f"photo-{i}"], held[seat], keep)
                 for i, seat in enumerate(seats) if f"photo-{i}" in photos}
