@@ -145,7 +145,8 @@ def _emblem(face: np.ndarray, ed: Edition, c: tuple[int, int], r: int, line: int
     the set's jokers) within ``r`` face pixels of ``c``: three to six shapes — mostly
     filled: discs, ellipses, convex polygons, rows of dots; at most one ring — in one to
     three of the edition's inks, half of them inside a round outline (a face or a
-    badge), where an arc may be drawn too (a smile). Real jokers are pictures (faces,
+    badge), where an arc may be drawn too (a smile); or, for half the sets, one large
+    figure (``_silhouette``) with none to two of those over it. Real jokers are pictures (faces,
     jesters, clowns, stars, logos); teaching the face network many pictures, not three,
     is what lets it call a design it has never seen a joker. Strokes alone would draw
     digits (two arcs make a 3), so the shapes are filled blobs; no star is drawn — the
@@ -156,8 +157,12 @@ def _emblem(face: np.ndarray, ed: Edition, c: tuple[int, int], r: int, line: int
     badge = bool(g.random() < 0.5)
     if badge:
         cv2.circle(face, c, r, inks[0], line, cv2.LINE_AA)
+    shapes = int(g.integers(3, 7))
+    if g.random() < 0.5:  # one large figure under the rest, which are then fewer
+        _silhouette(face, g, c, int(r * g.uniform(0.6, 1.0)), inks[-1])
+        shapes = int(g.integers(0, 3))
     kinds = ["disc", "ellipse", "polygon", "dots", "ring"] + ["arc"] * badge
-    for _ in range(int(g.integers(3, 7))):
+    for _ in range(shapes):
         ink = inks[int(g.integers(len(inks)))]
         x, y = (int(c[0] + v * r) for v in g.uniform(-0.4, 0.4, 2))
         size = max(2, int(r * g.uniform(0.15, 0.45)))
@@ -183,6 +188,37 @@ def _emblem(face: np.ndarray, ed: Edition, c: tuple[int, int], r: int, line: int
             for k in range(-1, 2):
                 cv2.circle(face, (int(x + k * step[0]), int(y + k * step[1])),
                            max(2, size // 3), ink, -1, cv2.LINE_AA)
+
+
+def _silhouette(face: np.ndarray, g: np.random.Generator, c: tuple[int, int], r: int,
+                ink) -> None:
+    """One large filled figure of radius about ``r`` face pixels round ``c``: a blob
+    (a circle whose radius swells and shrinks smoothly, two to four times round: a
+    head, a cloud, a fruit), a head and shoulders, or a hat with its brim. A joker that
+    is one big shape in ink (a star, a crown, a clown's head) must not look to the face
+    network like a dark table or a shadow; the radius never alternates from one point
+    to the next, so no star is drawn — the benchmark holds that design out."""
+    x, y = c
+    kind = int(g.integers(3))
+    if kind == 0:
+        a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+        radius = np.ones_like(a)
+        for k in range(2, 5):
+            radius += g.uniform(0, 0.12) * np.cos(k * a + g.uniform(0, 2 * np.pi))
+        pts = np.column_stack([x + r * radius * np.cos(a), y + r * radius * np.sin(a)])
+        cv2.fillPoly(face, [np.round(pts).astype(np.int32)], ink, cv2.LINE_AA)
+    elif kind == 1:
+        head = int(r * g.uniform(0.35, 0.5))
+        cv2.circle(face, (x, y - r + head), head, ink, -1, cv2.LINE_AA)
+        cv2.ellipse(face, (x, y + r), (int(r * g.uniform(0.7, 1.0)), int(r * 0.9)), 0,
+                    180, 360, ink, -1, cv2.LINE_AA)
+    else:
+        top = int(r * g.uniform(0.3, 0.6))
+        crown = np.array([[x - top, y - r], [x + top, y - r], [x + int(r * 0.7), y + r // 3],
+                          [x - int(r * 0.7), y + r // 3]], np.int32)
+        cv2.fillPoly(face, [crown], ink, cv2.LINE_AA)
+        cv2.ellipse(face, (x, y + r // 3), (r, max(2, int(r * g.uniform(0.15, 0.3)))), 0, 0,
+                    360, ink, -1, cv2.LINE_AA)
 
 
 def _background(rng, size: int, kind: str | None = None) -> np.ndarray:
