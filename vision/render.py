@@ -302,8 +302,14 @@ class Renderer:
             if over and look.lamp:
                 cast_shadows(img, camera, [polygon for polygon, _ in over[k]], look.lamp)
             for polygon, colour in over[k] if over else ():
-                pixels = np.round(camera.project(polygon) * 4).astype(np.int32)
-                cv2.fillPoly(img, [pixels], colour, cv2.LINE_AA, shift=2)
+                pixels = camera.project(polygon)
+                # (a lens's distortion sends a point far out of the view to infinity:
+                # such points are left out of the drawn polygon)
+                pixels = pixels[np.isfinite(pixels).all(axis=1)
+                                & (np.abs(pixels) < 1e6).all(axis=1)]
+                if len(pixels) >= 3:
+                    cv2.fillPoly(img, [np.round(pixels * 4).astype(np.int32)], colour,
+                                 cv2.LINE_AA, shift=2)
             middle = groups[len(groups) // 2]
             out.append(self._finish(img, camera, middle[-1], set(), look, rng).image)
         return out
