@@ -361,6 +361,8 @@ class Fuzzer:
         route, files = f"/t/{code}", None
         if rng.random() < 0.3:  # the organiser's desk: any action, any entry typed
             return self._desk_case(where, rng)
+        if rng.random() < 0.2:  # a 找朋友 table's or a 三国杀 match's own form
+            return self._table_form_case(rng)
         if rng.random() < 0.5:  # the tiles form: typed hands, a photo, an action
             route = f"/t/{code}/hands"
             fields = {f"tiles-{i}": rng.choice(HOSTILE_FIELDS) for i in range(4)}
@@ -383,6 +385,48 @@ class Fuzzer:
 
         return Case("web form", [route, json.dumps(fields)[:200]], bad, surely, post)
 
+
+    def _table_form_case(self, rng) -> Case:
+        """A 找朋友 table's or a 三国杀 match's own link posted with hostile fields (the
+        format's entry form, web.entryforms): whatever is typed, the table is answered
+        with a page, recorded or refused with why, never a server error."""
+        from starlette.testclient import TestClient
+
+        from rules.events.competition import Competition
+        from web.app import create_app
+        from web.links import table_code
+
+        where = str(self.work / f"{self.n}-table.db")
+        self.n += 1
+        if rng.random() < 0.5:
+            names = [f"P{i}" for i in range(10)]
+            comp = Competition.create(where, "zhaopengyou", None, {},
+                                      [{"name": p} for p in names], "fuzz")
+            comp.draw(1)
+            keys = ["f-result.seats", "f-result.games", "f-result.misplays"]
+        else:
+            names = [f"T{i:02d}" for i in range(16)]
+            comp = Competition.create(where, "sanguosha", None, {},
+                                      [{"name": p} for p in names], "fuzz")
+            comp.draw(None)
+            keys = ["f-winner", "f-result.ended_by", "f-result.camps",
+                    "f-result.overtime_winner"]
+        round_no, table, seats = comp.open_tables()[0]
+        code = table_code(comp.store.secret(comp.event), round_no, table)
+        comp.close()
+        fields = {k: rng.choice([*HOSTILE_FIELDS, "\n".join(seats), seats[0],
+                                 f"dealer {seats[0]}, friend none, taken 100"])
+                  for k in keys if rng.random() < 0.8}
+
+        def post() -> int:
+            with TestClient(create_app(where, "fuzz-organiser")) as client:
+                answer = client.post(f"/t/{code}", data=fields)
+            if answer.status_code not in (200, 422):  # counted as a traceback
+                raise RuntimeError(f"the table was answered {answer.status_code}")
+            return 0 if "is recorded" in answer.text else 2
+
+        return Case("web table form", [f"/t/{code}", json.dumps(fields)[:200]],
+                    f"{sorted(fields)}", False, post)
 
     @staticmethod
     def _desk_case(where: str, rng) -> Case:

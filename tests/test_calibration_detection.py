@@ -228,6 +228,7 @@ def test_calibration_profile_round_trips(venue, tmp_path):
     (("colours", "ratio_threshold"), -3.0, "colour model"),
     (("camera", "matrix", 1, 0), -1e308, "camera.matrix"),  # 20 min of `make fuzz`
     (("pose", "tvec", 0), 1e308, "pose.tvec"),
+    (("pose", "rvec", 1), -1e308, "pose.rvec"),  # 2 min of `make fuzz`, session 30
     (("pose", "residual_mm"), -1e308, "pose.residual_mm"),
 ])
 def test_a_calibration_with_numbers_no_camera_or_light_has_is_refused(venue, tmp_path,
