@@ -45,7 +45,6 @@ TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
-RAN_OVER = 0.8  # the most in a pocket of a piece last seen going faster than RUN_OVER
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
@@ -660,12 +659,8 @@ class ShotTracker:
         if fell is not None:
             hole, when = fell
             # followed on for more than two frames past the last sight: the frames show
-            # it heading for the hole, not reaching it; so fast it may have run on over
-            # the hole and off the table (held-out 8287: B12, last seen over NW's centre
-            # at 4.4 m/s, flew off)
+            # it heading for the hole, not reaching it
             sure = 0.95 if when - tr.points[-1][0] <= 2 * frame else 0.85
-            if math.hypot(*tr.velocity()) > RUN_OVER:
-                sure = min(sure, RAN_OVER)
             tr.gone = Gone("pocket", hole, when, min(sure, once))
             return
         lx, ly = tr.pos
@@ -828,7 +823,7 @@ class ShotTracker:
                     rests = lip
                 else:  # seen going down into it, unless so fast it may have run on over
                     fast = math.hypot(*tr.velocity()) > RUN_OVER
-                    tr.gone = Gone("pocket", hole, tr.points[-1][0], RAN_OVER if fast else 1.0)
+                    tr.gone = Gone("pocket", hole, tr.points[-1][0], 0.8 if fast else 1.0)
             if tr.gone is not None and tr.gone.kind == "pocket":
                 pockets.append(Pocketed(_since(tr.gone.t, t0), tr.id, tr.gone.hole,
                                         self._sureness(tr, doubt)))
