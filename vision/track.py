@@ -167,13 +167,8 @@ class Track:
         if started is not None and self.seen_since(started) < 3:
             return started
         p = self.points
-        for k in (len(p) - 1, len(p) - 2):
-            if k >= 2:
-                (t0, x0, y0), (t1, x1, y1), (t2, x2, y2) = p[k - 2], p[k - 1], p[k]
-                if math.hypot((x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0),
-                              (y2 - y1) / (t2 - t1) - (y1 - y0) / (t1 - t0)) > KICK:
-                    return t2
-        return None
+        return next((p[k][0] for k in (len(p) - 1, len(p) - 2)
+                     if k >= 2 and _kicked(p[k - 2], p[k - 1], p[k])), None)
 
     def moved_at(self) -> float | None:
         """When the track first stood STARTED mm away from its first place."""
@@ -950,11 +945,7 @@ class ShotTracker:
         frame k to the one after it?"""
         if k < 1 or k + 1 >= len(times):
             return False
-        (x0, y0), (x1, y1), (x2, y2) = (path[times[k - 1]], path[times[k]],
-                                        path[times[k + 1]])
-        d1, d2 = times[k] - times[k - 1], times[k + 1] - times[k]
-        return math.hypot((x2 - x1) / d2 - (x1 - x0) / d1, (y2 - y1) / d2 - (y1 - y0) / d1
-                          ) > KICK
+        return _kicked(*((times[j], *path[times[j]]) for j in (k - 1, k, k + 1)))
 
     def _hitter(self, tr: Track, start: float) -> tuple[str, float] | None:
         """The moving track whose path, over the frames before the resting one started
@@ -1171,6 +1162,15 @@ class ShotTracker:
             if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
                 best = (into, tau)
         return best
+
+
+def _kicked(a: tuple[float, float, float], b: tuple[float, float, float],
+            c: tuple[float, float, float]) -> bool:
+    """Whether a track's velocity changed by more than KICK mm/s from the step between
+    sightings ``a`` and ``b`` to the step between ``b`` and ``c`` (each ``(t, x, y)``)."""
+    (t0, x0, y0), (t1, x1, y1), (t2, x2, y2) = a, b, c
+    d1, d2 = t1 - t0, t2 - t1
+    return math.hypot((x2 - x1) / d2 - (x1 - x0) / d1, (y2 - y1) / d2 - (y1 - y0) / d1) > KICK
 
 
 def _median_place(points: list[tuple[float, float, float]]) -> tuple[float, float]:

@@ -43,7 +43,7 @@ MAX_ROW = 20  # tiles in one row of touching tiles, at most
 CUT_BUDGET = 8000  # parts all the cuts of one photo's regions may make (``Budget``)
 SQUARISH = 1.2  # long / short side below which a region is read both ways across
 EDGE_BAND = 2.5  # working pixels between a region's border and the tile's outline
-AT_BORDER = 7.5  # working pixels: a region this near the photo's border runs past it
+AT_BORDER = 7.5  # working pixels: a region this near the photo's border is taken to run past it
 NEAR = 4.0  # working pixels: regions this close are neighbours, which may be one tile
 
 
