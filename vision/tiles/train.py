@@ -34,6 +34,7 @@ from vision.tiles.render import render_photo, render_world
 from vision.tiles.segment import PixelNet
 
 JOKER_JITTERS = 3  # times as many jittered cuts of a joker: 2 tiles in 106, worth 30 each
+HALF = (0.35, 0.65)  # where a tile is cut in two across its width, as a fraction of it
 
 
 def upright(p: np.ndarray) -> bool:
@@ -67,14 +68,29 @@ def _cut(image: np.ndarray, corners: np.ndarray, label) -> tuple[np.ndarray, boo
     return p, upright(p)
 
 
+def halves(tile, synthetic: bool, rng) -> tuple[np.ndarray, np.ndarray]:
+    """The two parts of a labelled tile cut along its length, somewhere in the middle
+    third of its width: each shows part of the number at most (one digit of a 12, half
+    a 7), so each is 'not a tile'. The finder proposes such parts where a seam it
+    imagined runs down a bold two-digit number, and a part reading surely as a "1"
+    would be counted as a tile. A rendered tile's label goes round its face from the
+    top left, so its width is known even where the rack's view foreshortens the face
+    to look wider than tall; a real photo's label is a box, its short side the width."""
+    q = tile.polygon.astype(np.float32) if synthetic and len(tile.polygon) == 4 \
+        else tall_order(tile.box)
+    f = rng.uniform(*HALF)
+    top, bottom = q[0] + f * (q[1] - q[0]), q[3] + f * (q[2] - q[3])
+    return np.array([q[0], top, bottom, q[3]]), np.array([top, q[1], q[2], bottom])
+
+
 def face_samples(photo: LabelledPhoto, image: np.ndarray,
                  pixel_model: PixelNet, rng,
                  jitters: int = 4) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Face patches from one photo, each with its face class and colour (an index
     into COLOURS, or -1 for a joker or no tile): every labelled tile with jittered
-    corners; every region the finder proposes (whole or cut) that matches a tile, as
-    that tile; and every proposal that matches none — half tiles, background — or holds
-    two tiles at once, as 'none'. A joker is cut JOKER_JITTERS times as often (it is
+    corners, and its two halves (``halves``) as 'none'; every region the finder
+    proposes (whole or cut) that matches a tile, as that tile; and every proposal that
+    matches none — half tiles, background — or holds two tiles at once, as 'none'. A joker is cut JOKER_JITTERS times as often (it is
     rare, and a hand that misses it is 30 points out)."""
     patches, faces, colours = [], [], []
     synthetic = photo.image is None
@@ -95,6 +111,8 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray,
         side = np.linalg.norm(box[1] - box[0]) + np.linalg.norm(box[2] - box[1])
         for _ in range(jitters * (JOKER_JITTERS if t.tile.joker else 1)):
             add(box + rng.normal(0, 0.03 * side, box.shape).astype(np.float32), t)
+        for part in halves(t, synthetic, rng):
+            add(part, None)
     probs, factor = find.pixel_classes(image, pixel_model)
     found, merges = find.regions(probs)
     nodes = [n for r in found for n in r.tree() if n.tile_like]
