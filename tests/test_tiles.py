@@ -734,3 +734,28 @@ def test_photos_read_at_once_by_several_threads_read_as_one_at_a_time():
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(read_tiles, images * 2))
     assert [[(r.tile, r.confidence) for r in rs] for rs in together] == alone * 2
+
+
+def test_a_tiles_halves_split_its_width_even_where_a_rack_foreshortens_it():
+    """A tile in a rack seen from the front looks wider than tall; its halves ('not a
+    tile' for the face network) must still part its number across the tile's width —
+    the side its label's first edge runs along — and together cover the tile."""
+    from vision.tiles.train import halves
+
+    photo, _, _ = render_world(np.random.default_rng(7), "rack from the front",
+                               size=(500, 380), count=6)
+    rng = np.random.default_rng(0)
+    wide = [t for t in photo.tiles if len(t.polygon) == 4
+            and np.linalg.norm(t.polygon[1] - t.polygon[0])
+            > np.linalg.norm(t.polygon[3] - t.polygon[0])]
+    assert wide, "the scene should foreshorten some tile to look wider than tall"
+    for t in wide:
+        q = t.polygon.astype(np.float64)
+        left, right = halves(t, True, rng)
+        width = np.linalg.norm(q[1] - q[0])
+        share = np.linalg.norm(left[1] - left[0]) / width
+        assert 0.35 <= share <= 0.65
+        assert np.allclose(left[0], q[0]) and np.allclose(right[2], q[2])
+        assert np.allclose(left[1], right[0]) and np.allclose(left[2], right[3])
+        areas = [cv2.contourArea(np.float32(p)) for p in (left, right, q)]
+        assert areas[0] + areas[1] == pytest.approx(areas[2], rel=1e-4)

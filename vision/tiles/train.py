@@ -90,8 +90,9 @@ def face_samples(photo: LabelledPhoto, image: np.ndarray,
     into COLOURS, or -1 for a joker or no tile): every labelled tile with jittered
     corners, and its two halves (``halves``) as 'none'; every region the finder
     proposes (whole or cut) that matches a tile, as that tile; and every proposal that
-    matches none — half tiles, background — or holds two tiles at once, as 'none'. A joker is cut JOKER_JITTERS times as often (it is
-    rare, and a hand that misses it is 30 points out)."""
+    matches none — half tiles, background — or holds two tiles at once, as 'none'. A
+    joker is cut JOKER_JITTERS times as often (it is rare, and a hand that misses it is
+    30 points out)."""
     patches, faces, colours = [], [], []
     synthetic = photo.image is None
 
