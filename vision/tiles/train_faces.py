@@ -5,7 +5,8 @@ Called by ``vision.tiles.train``; PyTorch is needed only here, never when kangle
 ink (``face.ink``) and names its face class and its ink's colour. Each epoch shows
 every sample once, with fresh augmentation: half of them turned upside down (and
 their class with them), the ink's contrast and level changed, noise, sometimes a
-little blur, and a shift of up to two pixels. Deterministic for a seed on one thread.
+little blur, and a shift of up to two pixels. Deterministic for a seed on one thread;
+on a GPU everything an epoch draws is drawn there, from a generator of its own.
 """
 
 from __future__ import annotations
@@ -32,15 +33,16 @@ def _network(shape: tuple[int, int, int], n_classes: int) -> nn.Sequential:
 
 
 def _augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
-    """(n, C, H, W) ink images, each a little changed."""
-    n = len(x)
-    gain = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=g)
-    x = x * gain + 0.05 * torch.randn(n, 1, 1, 1, generator=g)
-    x = x + 0.03 * torch.randn(x.shape, generator=g)
-    dy, dx = torch.randint(-2, 3, (2,), generator=g).tolist()
+    """(n, C, H, W) ink images, each a little changed; drawn from ``g``, which lives on
+    the images' device."""
+    n, on = len(x), x.device
+    gain = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=g, device=on)
+    x = x * gain + 0.05 * torch.randn(n, 1, 1, 1, generator=g, device=on)
+    x = x + 0.03 * torch.randn(x.shape, generator=g, device=on)
+    dy, dx = torch.randint(-2, 3, (2,), generator=g, device=on).tolist()
     x = torch.roll(x, (dy, dx), dims=(2, 3))
-    if torch.rand(1, generator=g).item() < 0.3:
-        k = torch.tensor([0.25, 0.5, 0.25])
+    if torch.rand(1, generator=g, device=on).item() < 0.3:
+        k = torch.tensor([0.25, 0.5, 0.25], device=on)
         k = (k[:, None] * k[None, :]).expand(x.shape[1], 1, 3, 3)
         x = nn.functional.conv2d(x, k, padding=1, groups=x.shape[1])
     return x.clamp(0, 1)
@@ -59,17 +61,19 @@ def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
     face classes ``faces`` (indices into ``classes``), its second to the ink colours
     ``colours`` (indices into ``colour_names``; -1 where there is no coloured number,
     which that head then does not learn from). Fitted on ``device`` (the CPU, one
-    thread: deterministic; or a GPU, "cuda": faster, deterministic up to the order of
-    its floating-point sums); augmentation is drawn on the CPU either way."""
+    thread: deterministic; or a GPU, "cuda": deterministic up to the order of its
+    floating-point sums). On a GPU the samples are held there and the order, the turns
+    and the augmentation are drawn there too: drawn on one CPU thread they kept an H200
+    waiting (33 s an epoch of 196,405 samples, session 31)."""
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    g = torch.Generator().manual_seed(seed)
-    x = torch.from_numpy(np.ascontiguousarray(images.transpose(0, 3, 1, 2)))
-    y = torch.from_numpy(faces.astype(np.int64))
-    yc = torch.from_numpy(colours.astype(np.int64))
+    g = torch.Generator(device=device).manual_seed(seed)
+    x = torch.from_numpy(np.ascontiguousarray(images.transpose(0, 3, 1, 2))).to(device)
+    y = torch.from_numpy(faces.astype(np.int64)).to(device)
+    yc = torch.from_numpy(colours.astype(np.int64)).to(device)
     n_faces = len(classes)
     net = _network(images.shape[1:], n_faces + len(colour_names)).to(device)
-    flip = torch.tensor([_turned(c, classes) for c in classes])
+    flip = torch.tensor([_turned(c, classes) for c in classes], device=device)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * ((len(x) + 127) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -77,18 +81,17 @@ def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
     colour_loss = nn.CrossEntropyLoss(label_smoothing=0.02, ignore_index=-1)
     for epoch in range(epochs):
         net.train()
-        order = torch.randperm(len(x), generator=g)
+        order = torch.randperm(len(x), generator=g, device=device)
         total = right = 0.0
         for i in range(0, len(x), 128):
             idx = order[i:i + 128]
             xb, yb = x[idx], y[idx]
-            turn = torch.rand(len(idx), generator=g) < 0.5  # half of them upside down
+            turn = torch.rand(len(idx), generator=g, device=device) < 0.5  # half upside down
             xb = torch.where(turn[:, None, None, None], xb.flip(2, 3), xb)
             yb = torch.where(turn, flip[yb], yb)
-            yb = yb.to(device)
-            out = net(_augment(xb, g).to(device))
+            out = net(_augment(xb, g))
             loss = (loss_fn(out[:, :n_faces], yb)
-                    + colour_loss(out[:, n_faces:], yc[idx].to(device)))
+                    + colour_loss(out[:, n_faces:], yc[idx]))
             opt.zero_grad()
             loss.backward()
             opt.step()
