@@ -560,6 +560,73 @@ def test_a_piece_back_off_a_cushion_is_followed_though_its_step_there_was_short(
     assert math.dist(seen.final["B11"], B11_7612[-1]) < 1.0
 
 
+# held-out 8313 as the camera saw it, frame k (1/60 s from the strike): k -> (x, y) mm,
+# a frame missing within a piece's run unseen (under the arm), resting after its last.
+# The striker from SW sends R11 (a 廢子) off the E cushion and back across the table into
+# B10, which sends B12 on; R11 rests from 0.48 s until B12, rolling past, runs into it
+# at 0.62 s.
+STRIKER_8313 = {0: (-268, -266), 1: (-206, -237), 3: (-116, -195), 4: (-69, -173),
+                5: (-22, -151), 6: (24, -130), 7: (69, -109), 8: (108, -88), 9: (128, -69),
+                10: (148, -49), 11: (165, -35), 12: (176, -28), 13: (186, -21), 14: (197, -14),
+                15: (207, -8), 16: (216, -2), 17: (225, 4), 18: (234, 10), 19: (243, 15),
+                20: (250, 20), 21: (258, 26), 22: (266, 30), 23: (274, 35), 24: (282, 39),
+                25: (287, 44), 26: (293, 48), 27: (299, 51), 28: (304, 55), 29: (309, 58),
+                30: (314, 61), 31: (319, 64), 32: (323, 67), 33: (326, 69), 34: (330, 71),
+                35: (333, 74), 36: (336, 75), 37: (338, 77), 38: (340, 78), 39: (342, 79),
+                40: (343, 80), 41: (344, 81), 42: (345, 81), 43: (345, 82)}
+R11_8313 = {7: (138, -96), 8: (147, -95), 9: (205, -93), 10: (260, -91), 11: (316, -90),
+            12: (358, -87), 19: (-77, -77), 20: (-85, -86), 21: (-92, -94), 22: (-99, -101),
+            23: (-106, -109), 24: (-113, -116), 25: (-119, -123), 26: (-125, -129),
+            27: (-131, -135), 28: (-134, -138), 29: (-135, -137), 30: (-136, -137),
+            31: (-137, -137), 32: (-137, -136), 33: (-137, -137), 34: (-137, -137),
+            35: (-137, -137), 36: (-137, -137), 37: (-136, -136), 38: (-131, -136),
+            39: (-126, -135), 40: (-122, -135), 41: (-119, -134), 42: (-116, -134),
+            43: (-113, -133), 44: (-110, -133), 45: (-108, -133), 46: (-107, -133),
+            47: (-105, -132), 48: (-104, -132)}
+B10_8313 = {16: (-90, -53), 17: (-91, -53), 20: (-134, -40), 21: (-139, -38), 22: (-142, -36),
+            23: (-146, -34), 24: (-149, -32), 25: (-152, -31), 26: (-154, -29), 27: (-156, -28),
+            28: (-158, -27), 29: (-159, -26), 30: (-160, -26), 31: (-161, -26), 32: (-161, -25)}
+B12_8313 = {17: (-153, -42), 22: (-311, -9), 23: (-299, -20), 24: (-287, -31),
+            25: (-278, -41), 26: (-266, -51), 27: (-254, -61), 28: (-246, -71),
+            29: (-235, -81), 30: (-225, -90), 31: (-216, -99), 32: (-206, -107),
+            33: (-198, -116), 34: (-189, -124), 35: (-181, -132), 36: (-173, -139),
+            37: (-167, -146), 38: (-165, -154), 39: (-163, -161), 40: (-161, -168),
+            41: (-159, -174), 42: (-158, -180), 43: (-156, -185), 44: (-155, -191),
+            45: (-153, -195), 46: (-152, -199), 47: (-150, -203), 48: (-149, -206),
+            49: (-147, -208), 50: (-145, -210), 51: (-145, -212), 52: (-143, -214),
+            53: (-143, -215), 54: (-142, -216)}
+
+
+def _seen_at(run: dict[int, tuple[int, int]], k: int) -> tuple[int, int] | None:
+    """Where a piece of a run above was seen in frame k: where it stood before its run,
+    nowhere in a frame its run skips, where it came to rest after."""
+    first, last = min(run), max(run)
+    return run[first] if k < first else run[last] if k > last else run.get(k)
+
+
+def test_a_piece_come_to_rest_and_run_into_again_is_seen_met():
+    """Held-out 8313, in detections: R11, the striker's 廢子, came to rest and was run into
+    0.14 s later by B12 rolling past (7.2: the 廢子 hit black's B12). A piece set moving
+    again from rest was moved by what came nearest it then, as a piece first set moving
+    is: the contact is told, where before only each piece's first start was looked at."""
+    runs = {"R11": R11_8313, "B10": B10_8313, "B12": B12_8313}
+    state = gone(started("red"), *started().left("red"), *started().left("black"))
+    for piece, run in runs.items():
+        state = put(state, piece, run[min(run)])
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-24, 96):
+        found = [Detection("red", "striker", *STRIKER_8313[0 if k < 0 else min(k, 43)],
+                           "surface", 0.9)] if k != 2 else []
+        for piece, run in runs.items():
+            colour = "red" if piece[0] == "R" else "black"
+            at = _seen_at(run, k)
+            if at is not None and k >= 0:
+                found.append(Detection(colour, "piece", *at, "surface", 0.9))
+        tracker.update(k / 60, found)
+    met = [c for c in tracker.record().contacts if {c.a, c.b} == {"R11", "B12"}]
+    assert len(met) == 1 and 0.58 < met[0].t < 0.66
+
+
 def test_cushion_before_the_piece_is_seen(venue):
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R03", (-150.0, 100.0))

@@ -44,6 +44,8 @@ UNSEEN_HIT = 0.2  # s: the longest a piece the striker hit may go unseen before 
 TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
+REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
+REST_MM = 2.0
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
@@ -173,6 +175,31 @@ class Track:
     def moved_at(self) -> float | None:
         """When the track first stood STARTED mm away from its first place."""
         return first_move(self.points, STARTED)
+
+    def restarts(self) -> list[float]:
+        """When the track set off again after coming to rest during the shot (a piece
+        the striker sent on, run into later by another): each time it was seen within
+        REST_MM of one place for REST_FOR s and then STARTED mm from there (by two
+        sightings in a row, as ``moved_at``)."""
+        start = self.moved_at()
+        if start is None:
+            return []
+        pts = [p for p in self.points if p[0] >= start]
+        out, i = [], 0
+        while i < len(pts):
+            t, x, y = pts[i]
+            j = i
+            while j + 1 < len(pts) and math.hypot(pts[j + 1][1] - x, pts[j + 1][2] - y) < REST_MM:
+                j += 1
+            if pts[j][0] - t < REST_FOR:
+                i += 1
+                continue
+            again = first_move(pts[i:], STARTED)
+            if again is None:
+                break
+            out.append(again)
+            i = next(k for k in range(j, len(pts)) if pts[k][0] >= again)
+        return out
 
 
 class ShotTracker:
@@ -861,14 +888,17 @@ class ShotTracker:
     def _contacts(self, st: Track, circle: str, strike: Strike | None,
                   t0: float) -> list[Contact]:
         hits: list[Contact] = []  # each piece set moving, by what came nearest it then
+        again: list[Contact] = []  # each piece set moving again after it came to rest
         for tr in self.tracks.values():
             start = tr.moved_at()
-            if tr.id == self.striker or start is None:
+            if start is None:
                 continue
-            found = self._hitter(tr, start)
-            if found is not None:
-                t = max(start - t0 - 0.5 * self.frame, 0.0)  # between two frames
-                hits.append(Contact(round(t, 4), found[0], tr.id, confidence=found[1]))
+            for t, into in ([] if tr.id == self.striker else [(start, hits)]) + [
+                    (t, again) for t in tr.restarts()]:
+                found = self._hitter(tr, t)
+                if found is not None:
+                    t = max(t - t0 - 0.5 * self.frame, 0.0)  # between two frames
+                    into.append(Contact(round(t, 4), found[0], tr.id, confidence=found[1]))
         first = self._striker_first(strike, circle)
         grazed = [c for c in hits if self.striker in (c.a, c.b) and c.confidence >= SURE_HIT
                   and first is not None and c.t < first.t - self.frame]
@@ -880,6 +910,8 @@ class ShotTracker:
             first = Contact(c.t, self.striker, c.other(self.striker), confidence=GRAZE)
         out: list[Contact] = [first] if first else []
         out += [c for c in hits if not (first and {first.a, first.b} == {c.a, c.b})]
+        out += [c for c in again if not any(  # (a restart seen as the first contact)
+            {k.a, k.b} == {c.a, c.b} and abs(k.t - c.t) < 3 * self.frame for k in out)]
         out.extend(self._moving_touches(t0, out))
         for tr in self.tracks.values():
             out.extend(self._cushions(tr, t0, skip_first=first if tr.id == self.striker
