@@ -627,6 +627,43 @@ def test_a_piece_come_to_rest_and_run_into_again_is_seen_met():
     assert len(met) == 1 and 0.58 < met[0].t < 0.66
 
 
+# held-out 8350 as the camera saw it (as 8313's above): the striker from SW runs up the W
+# side; B11, by the W cushion, is its first contact, and leaves the table before the
+# next frame
+STRIKER_8350 = {0: (-264, -265), 1: (-278, -172), 2: (-287, -100), 3: (-277, -47),
+                4: (-266, 0), 5: (-253, 51), 7: (-224, 124), 8: (-206, 153), 9: (-187, 182),
+                10: (-171, 208), 11: (-165, 225), 12: (-160, 242), 13: (-156, 255),
+                14: (-151, 272), 15: (-147, 287), 16: (-142, 301), 17: (-138, 315),
+                18: (-134, 329), 19: (-130, 342), 20: (-126, 345), 21: (-124, 338),
+                22: (-121, 331), 23: (-119, 324), 24: (-117, 318), 25: (-115, 312),
+                26: (-114, 306), 27: (-112, 301), 28: (-110, 296), 29: (-109, 292),
+                30: (-107, 288), 31: (-107, 285), 32: (-105, 282), 33: (-104, 279),
+                34: (-104, 276), 35: (-103, 274), 36: (-102, 272), 37: (-102, 271),
+                38: (-102, 270), 39: (-101, 269)}
+
+
+def test_a_piece_struck_where_it_stood_and_never_seen_again_is_asked_about():
+    """Held-out 8350, in detections: B11, standing by the W cushion, was the striker's
+    first contact and left the table before the next frame; where it stood was in view
+    for the rest of the shot, and it was never seen again. Unseen moving, it was taken
+    for a piece hidden where it stood, and nothing was said of it (a silent wrong
+    call: its 6.3 小回 missed). A piece met where it was last seen and never seen again
+    left its place for somewhere the frames do not show: off the table, asked."""
+    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
+                "B11", (-312.0, -76.0))
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-24, 96):
+        found = [] if k == 6 else [Detection("red", "striker", *_seen_at(STRIKER_8350, k),
+                                             "surface", 0.9)]
+        if k <= 2:
+            found.append(Detection("black", "piece", -312.0, -76.0, "surface", 0.9))
+        tracker.update(k / 60, found)
+    seen = tracker.record()
+    assert seen.contacts_of("RS")[0].other("RS") == "B11"
+    assert [(e.piece, e.where) for e in seen.exits] == [("B11", "off")]
+    assert seen.exits[0].confidence < SURE and "B11" not in seen.final
+
+
 def test_cushion_before_the_piece_is_seen(venue):
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R03", (-150.0, 100.0))

