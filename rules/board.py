@@ -316,5 +316,9 @@ def _check_sane(b: Board) -> None:
         problems.append("the holes lie outside the playing surface")
     if b.circle_inset + b.circle_diameter / 2 > b.half:
         problems.append("the shooting circles overlap the centre line")
+    if b.rim_width < b.piece_diameter:
+        # (a piece knocked onto it must fit; the camera measures its light there)
+        problems.append(f"the rim (rim_width_mm {b.rim_width:g}) must be at least a piece "
+                        f"wide ({b.piece_diameter:g} mm)")
     if problems:
         raise KangleError(f"board profile {b.source}: " + "; ".join(problems))

@@ -149,3 +149,9 @@ def test_physics_and_board_profiles_refuse_values_the_simulator_cannot_use(tmp_p
     board.write_text((SHIPPED / "goma.toml").read_text().replace('NW = "black"', "NW = -5"))
     with pytest.raises(KangleError, match="owners must give"):
         load_board(board)
+    # found by `make fuzz`: a rim half a millimetre wide left the camera's view of it
+    # empty, and `kangle detect` stopped with a traceback measuring its light
+    board.write_text((SHIPPED / "goma.toml").read_text().replace(
+        "rim_width_mm = 65.0", "rim_width_mm = 0.5"))
+    with pytest.raises(KangleError, match="rim .* must be at least a piece wide"):
+        load_board(board)
