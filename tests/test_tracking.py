@@ -664,6 +664,58 @@ def test_a_piece_struck_where_it_stood_and_never_seen_again_is_asked_about():
     assert seen.exits[0].confidence < SURE and "B11" not in seen.final
 
 
+# held-out 8363 as the camera saw it (as 8313's above): the striker from SW sends R11 (a
+# 廢子) off the W cushion and up, then B15 off the N cushion and back; R11 and B15 meet
+# at 0.45 s, each thrown back the way it came
+STRIKER_8363 = {0: (-265, -265), 1: (-250, -216), 2: (-240, -173), 3: (-229, -132),
+                4: (-218, -91), 5: (-206, -50), 6: (-188, -18), 7: (-170, 12), 8: (-157, 42),
+                9: (-153, 65), 10: (-149, 87), 11: (-146, 109), 12: (-142, 130),
+                13: (-138, 152), 14: (-135, 173), 15: (-131, 193), 16: (-128, 213),
+                17: (-123, 230), 18: (-117, 243), 19: (-110, 252), 20: (-104, 264),
+                21: (-97, 276), 22: (-91, 286), 23: (-85, 296), 24: (-80, 306), 25: (-74, 315),
+                26: (-69, 324), 27: (-64, 333), 28: (-59, 341), 29: (-54, 350), 30: (-51, 347),
+                31: (-49, 343), 32: (-46, 339), 33: (-44, 335), 34: (-42, 332), 35: (-40, 329),
+                36: (-38, 326), 37: (-37, 324), 38: (-36, 323), 39: (-35, 321), 40: (-34, 320),
+                41: (-34, 319), 42: (-33, 319)}
+R11_8363 = {5: (-232, -26), 6: (-248, -5), 7: (-265, 15), 8: (-283, 36), 9: (-300, 57),
+            10: (-316, 77), 11: (-332, 97), 12: (-348, 115), 13: (-352, 133), 14: (-343, 147),
+            15: (-334, 160), 16: (-325, 174), 17: (-316, 187), 18: (-308, 199), 19: (-300, 211),
+            20: (-292, 223), 21: (-285, 233), 22: (-277, 246), 23: (-271, 257), 24: (-263, 269),
+            25: (-257, 276), 26: (-249, 287), 27: (-241, 298), 28: (-242, 303), 29: (-249, 304),
+            30: (-255, 306), 31: (-261, 308), 32: (-266, 309), 33: (-270, 310), 34: (-275, 311),
+            35: (-279, 313), 36: (-283, 314), 37: (-286, 315), 38: (-289, 316), 39: (-291, 316),
+            40: (-293, 317), 41: (-295, 318), 42: (-297, 318), 43: (-297, 318), 44: (-298, 318)}
+B15_8363 = {16: (-144, 256), 17: (-146, 260), 18: (-155, 280), 19: (-163, 296), 20: (-171, 314),
+            21: (-179, 330), 22: (-186, 346), 23: (-192, 350), 24: (-197, 340), 25: (-201, 332),
+            26: (-206, 323), 27: (-210, 315), 28: (-208, 310), 29: (-198, 310), 30: (-190, 309),
+            31: (-182, 309), 32: (-175, 309), 33: (-167, 308), 34: (-161, 308), 35: (-154, 307),
+            36: (-148, 307), 37: (-143, 307), 38: (-138, 307), 39: (-133, 306), 40: (-129, 306),
+            41: (-125, 306), 42: (-121, 306), 43: (-118, 306), 44: (-115, 305), 45: (-113, 305),
+            46: (-111, 305), 47: (-110, 305), 48: (-109, 305), 49: (-108, 305)}
+
+
+def test_two_moving_pieces_thrown_back_where_they_meet_are_seen_met():
+    """Held-out 8363, in detections: R11 (the striker's 廢子) and B15 met running and were
+    each thrown back between two frames; a straight line from frame to frame cuts the
+    corner of each turn, and the two lines passed 1.6 mm short of touching, so the
+    contact (7.2: the 廢子 hit black's B15) was missed. Where both turn within a step,
+    each is followed on as it came: they met within it."""
+    runs = {"R11": R11_8363, "B15": B15_8363}
+    state = gone(started("red"), *started().left("red"), *started().left("black"))
+    for piece, run in runs.items():
+        state = put(state, piece, run[min(run)])
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-24, 80):
+        found = [Detection("red", "striker", *_seen_at(STRIKER_8363, k), "surface", 0.9)]
+        for piece, run in runs.items():
+            if k >= 0:
+                found.append(Detection("red" if piece[0] == "R" else "black", "piece",
+                                       *_seen_at(run, k), "surface", 0.9))
+        tracker.update(k / 60, found)
+    met = [c for c in tracker.record().contacts if {c.a, c.b} == {"R11", "B15"}]
+    assert len(met) == 1 and 0.44 < met[0].t < 0.47
+
+
 def test_cushion_before_the_piece_is_seen(venue):
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R03", (-150.0, 100.0))

