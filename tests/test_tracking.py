@@ -597,11 +597,29 @@ B12_8313 = {17: (-153, -42), 22: (-311, -9), 23: (-299, -20), 24: (-287, -31),
             53: (-143, -215), 54: (-142, -216)}
 
 
-def _seen_at(run: dict[int, tuple[int, int]], k: int) -> tuple[int, int] | None:
+def _seen_at(run: dict[int, tuple[int, int] | None], k: int) -> tuple[int, int] | None:
     """Where a piece of a run above was seen in frame k: where it stood before its run,
-    nowhere in a frame its run skips, where it came to rest after."""
+    nowhere in a frame its run skips, where it came to rest after (nowhere, after a
+    last frame of None)."""
     first, last = min(run), max(run)
     return run[first] if k < first else run[last] if k > last else run.get(k)
+
+
+def _followed(striker: dict, runs: dict[str, dict], frames: int = 96) -> ShotTracker:
+    """A tracker fed a held-out shot's runs above: the striker in its circle from frame
+    -24, the pieces (standing alone on the table where their runs start) from frame 0."""
+    state = gone(started("red"), *started().left("red"), *started().left("black"))
+    for piece, run in runs.items():
+        state = put(state, piece, run[min(run)])
+    tracker = ShotTracker(state, "red", BOARD)
+    for k in range(-24, frames):
+        found = [Detection("red", "striker", *at, "surface", 0.9)
+                 for at in [_seen_at(striker, k)] if at is not None]
+        found += [Detection("red" if piece[0] == "R" else "black", "piece", *at, "surface",
+                            0.9) for piece, run in runs.items()
+                  for at in [_seen_at(run, k)] if at is not None and k >= 0]
+        tracker.update(k / 60, found)
+    return tracker
 
 
 def test_a_piece_come_to_rest_and_run_into_again_is_seen_met():
@@ -609,20 +627,7 @@ def test_a_piece_come_to_rest_and_run_into_again_is_seen_met():
     0.14 s later by B12 rolling past (7.2: the 廢子 hit black's B12). A piece set moving
     again from rest was moved by what came nearest it then, as a piece first set moving
     is: the contact is told, where before only each piece's first start was looked at."""
-    runs = {"R11": R11_8313, "B10": B10_8313, "B12": B12_8313}
-    state = gone(started("red"), *started().left("red"), *started().left("black"))
-    for piece, run in runs.items():
-        state = put(state, piece, run[min(run)])
-    tracker = ShotTracker(state, "red", BOARD)
-    for k in range(-24, 96):
-        found = [Detection("red", "striker", *STRIKER_8313[0 if k < 0 else min(k, 43)],
-                           "surface", 0.9)] if k != 2 else []
-        for piece, run in runs.items():
-            colour = "red" if piece[0] == "R" else "black"
-            at = _seen_at(run, k)
-            if at is not None and k >= 0:
-                found.append(Detection(colour, "piece", *at, "surface", 0.9))
-        tracker.update(k / 60, found)
+    tracker = _followed(STRIKER_8313, {"R11": R11_8313, "B10": B10_8313, "B12": B12_8313})
     met = [c for c in tracker.record().contacts if {c.a, c.b} == {"R11", "B12"}]
     assert len(met) == 1 and 0.58 < met[0].t < 0.66
 
@@ -649,16 +654,7 @@ def test_a_piece_struck_where_it_stood_and_never_seen_again_is_asked_about():
     for a piece hidden where it stood, and nothing was said of it (a silent wrong
     call: its 6.3 小回 missed). A piece met where it was last seen and never seen again
     left its place for somewhere the frames do not show: off the table, asked."""
-    state = put(gone(started("red"), *started().left("red"), *started().left("black")),
-                "B11", (-312.0, -76.0))
-    tracker = ShotTracker(state, "red", BOARD)
-    for k in range(-24, 96):
-        found = [] if k == 6 else [Detection("red", "striker", *_seen_at(STRIKER_8350, k),
-                                             "surface", 0.9)]
-        if k <= 2:
-            found.append(Detection("black", "piece", -312.0, -76.0, "surface", 0.9))
-        tracker.update(k / 60, found)
-    seen = tracker.record()
+    seen = _followed(STRIKER_8350, {"B11": {2: (-312, -76), 3: None}}).record()
     assert seen.contacts_of("RS")[0].other("RS") == "B11"
     assert [(e.piece, e.where) for e in seen.exits] == [("B11", "off")]
     assert seen.exits[0].confidence < SURE and "B11" not in seen.final
@@ -700,18 +696,7 @@ def test_two_moving_pieces_thrown_back_where_they_meet_are_seen_met():
     corner of each turn, and the two lines passed 1.6 mm short of touching, so the
     contact (7.2: the 廢子 hit black's B15) was missed. Where both turn within a step,
     each is followed on as it came: they met within it."""
-    runs = {"R11": R11_8363, "B15": B15_8363}
-    state = gone(started("red"), *started().left("red"), *started().left("black"))
-    for piece, run in runs.items():
-        state = put(state, piece, run[min(run)])
-    tracker = ShotTracker(state, "red", BOARD)
-    for k in range(-24, 80):
-        found = [Detection("red", "striker", *_seen_at(STRIKER_8363, k), "surface", 0.9)]
-        for piece, run in runs.items():
-            if k >= 0:
-                found.append(Detection("red" if piece[0] == "R" else "black", "piece",
-                                       *_seen_at(run, k), "surface", 0.9))
-        tracker.update(k / 60, found)
+    tracker = _followed(STRIKER_8363, {"R11": R11_8363, "B15": B15_8363}, frames=80)
     met = [c for c in tracker.record().contacts if {c.a, c.b} == {"R11", "B15"}]
     assert len(met) == 1 and 0.44 < met[0].t < 0.47
 
