@@ -45,7 +45,7 @@ TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
-REST_MM = 2.0
+REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
@@ -902,11 +902,11 @@ class ShotTracker:
             start = tr.moved_at()
             if start is None:
                 continue
-            for t, into in ([] if tr.id == self.striker else [(start, hits)]) + [
+            for set_off, into in ([] if tr.id == self.striker else [(start, hits)]) + [
                     (t, again) for t in tr.restarts()]:
-                found = self._hitter(tr, t)
+                found = self._hitter(tr, set_off)
                 if found is not None:
-                    t = max(t - t0 - 0.5 * self.frame, 0.0)  # between two frames
+                    t = max(set_off - t0 - 0.5 * self.frame, 0.0)  # between two frames
                     into.append(Contact(round(t, 4), found[0], tr.id, confidence=found[1]))
         first = self._striker_first(strike, circle)
         grazed = [c for c in hits if self.striker in (c.a, c.b) and c.confidence >= SURE_HIT
@@ -994,8 +994,8 @@ class ShotTracker:
     def _met_as_they_came(pa: dict, pb: dict, times: list[float], k: int,
                           reach: float) -> float | None:
         """When within the step from frame k-1 to frame k two pieces, each going on at
-        its velocity of the step before, come ``reach`` mm apart (s after frame k-1);
-        None if they do not (or a step before is missing)."""
+        its velocity of the step before (frame k-2 to k-1), come ``reach`` mm apart (s
+        after frame k-1); None if they do not."""
         t0, t1, t2 = times[k - 2], times[k - 1], times[k]
         (ax0, ay0), (ax1, ay1) = pa[t0], pa[t1]
         (bx0, by0), (bx1, by1) = pb[t0], pb[t1]
