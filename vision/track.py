@@ -46,6 +46,7 @@ KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
+NUDGE = 1.0  # mm: a piece seen this far from where it stood may have been nudged
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
@@ -175,6 +176,22 @@ class Track:
     def moved_at(self) -> float | None:
         """When the track first stood STARTED mm away from its first place."""
         return first_move(self.points, STARTED)
+
+    def left_at(self, moved: float) -> float:
+        """When the track, seen moved at ``moved`` (STARTED mm from its place), first
+        left its place: the sighting after its last one within NUDGE mm of where it
+        stood (the median of its sightings before). A slow nudge takes a few frames to
+        carry a piece STARTED mm, by which time what nudged it may have passed."""
+        before = [p for p in self.points if p[0] < moved]
+        if not before:
+            return moved
+        x, y = _median_place(before[-AIMING_SIGHTINGS:])
+        left = moved
+        for t, px, py in reversed(before):
+            if math.hypot(px - x, py - y) <= NUDGE:
+                break
+            left = t
+        return left
 
     def restarts(self) -> list[float]:
         """When the track set off again after coming to rest during the shot (a piece
@@ -905,6 +922,9 @@ class ShotTracker:
             for set_off, into in ([] if tr.id == self.striker else [(start, hits)]) + [
                     (t, again) for t in tr.restarts()]:
                 found = self._hitter(tr, set_off)
+                if found is None and into is hits:  # nudged slowly: what moved it
+                    set_off = tr.left_at(set_off)  # was near when it left its place
+                    found = self._hitter(tr, set_off)
                 if found is not None:
                     t = max(set_off - t0 - 0.5 * self.frame, 0.0)  # between two frames
                     into.append(Contact(round(t, 4), found[0], tr.id, confidence=found[1]))
