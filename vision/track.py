@@ -919,15 +919,14 @@ class ShotTracker:
             start = tr.moved_at()
             if start is None:
                 continue
-            for set_off, into in ([] if tr.id == self.striker else [(start, hits)]) + [
-                    (t, again) for t in tr.restarts()]:
-                found = self._hitter(tr, set_off)
-                if found is None and into is hits:  # nudged slowly: what moved it
-                    set_off = tr.left_at(set_off)  # was near when it left its place
-                    found = self._hitter(tr, set_off)
-                if found is not None:
-                    t = max(set_off - t0 - 0.5 * self.frame, 0.0)  # between two frames
-                    into.append(Contact(round(t, 4), found[0], tr.id, confidence=found[1]))
+            if tr.id != self.striker:
+                # nudged slowly, a piece is seen moved only once what moved it has passed:
+                # then what was near when it left its place
+                left = tr.left_at(start)
+                hit = self._set_moving(tr, start, t0) or (
+                    self._set_moving(tr, left, t0) if left < start else None)
+                hits += [hit] if hit else []
+            again += filter(None, (self._set_moving(tr, t, t0) for t in tr.restarts()))
         first = self._striker_first(strike, circle)
         grazed = [c for c in hits if self.striker in (c.a, c.b) and c.confidence >= SURE_HIT
                   and first is not None and c.t < first.t - self.frame]
@@ -1030,6 +1029,16 @@ class ShotTracker:
         if k < 1 or k + 1 >= len(times):
             return False
         return _kicked(*((times[j], *path[times[j]]) for j in (k - 1, k, k + 1)))
+
+    def _set_moving(self, tr: Track, start: float, t0: float) -> Contact | None:
+        """The contact that set the track moving at ``start`` (s), by what came nearest
+        it then (``_hitter``), timed from ``t0`` between that frame and the one before;
+        None if nothing moving came near."""
+        found = self._hitter(tr, start)
+        if found is None:
+            return None
+        t = max(start - t0 - 0.5 * self.frame, 0.0)
+        return Contact(round(t, 4), found[0], tr.id, confidence=found[1])
 
     def _hitter(self, tr: Track, start: float) -> tuple[str, float] | None:
         """The moving track whose path, over the frames before the resting one started
