@@ -83,7 +83,8 @@ class Calibration:
                     and abs(m[0, 2]) < 2 * size[0] and abs(m[1, 2]) < 2 * size[1]):
                 raise ValueError("camera.matrix: not a camera's (focal lengths in pixels, "
                                  "the centre near the image, last row 0 0 1)")
-            if np.linalg.norm(camera.rvec) > 2 * np.pi:  # (so is every component)
+            # (the largest component first: the length of a vector of 1e308s overflows)
+            if np.abs(camera.rvec).max() > 2 * np.pi or np.linalg.norm(camera.rvec) > 2 * np.pi:
                 raise ValueError(f"pose.rvec: {camera.rvec.tolist()} is no camera's turn (a "
                                  "rotation vector's length is its angle: at most a full turn)")
             if np.abs(camera.tvec).max() > FARTHEST_MM:
