@@ -1228,3 +1228,22 @@ def test_a_piece_lost_at_a_cushion_beside_a_hole_is_asked_about_not_called_off()
     assert [e.where for e in by_the_hole] == ["off"] and by_the_hole[0].confidence < SURE
     mid_cushion = struck_and_lost((322.5, 0.0), (20.3, -5.1)).exits
     assert [e.where for e in mid_cushion] == ["off"] and mid_cushion[0].confidence >= SURE
+
+
+# held-out 8407 as the camera saw it (as 8313's above): the striker from SW runs straight
+# up the diagonal at 3.5 m/s, over the NE hole's opening too fast to drop, and off the
+# table there (the simulator's pieces drop only slower than 2.5 m/s)
+STRIKER_8407 = {-1: (-264, -266), 1: (-214, -215), 2: (-170, -170), 4: (-86, -87),
+                5: (-43, -43), 6: (2, 1), 8: (82, 82), 9: (125, 125), 10: (167, 165),
+                11: (205, 205), 12: (246, 246), 13: (288, 288), 14: (331, 331),
+                15: (356, 357), 16: None}
+
+
+def test_a_piece_lost_over_a_hole_too_fast_to_drop_is_asked_about():
+    """Held-out 8407, in detections: the striker, last seen over the NE hole's opening at
+    over 2 m/s, was called pocketed as surely as one seen sinking slowly (4.1 and 7.3
+    turn on it), where it ran on over the hole and off the table. Lost past a hole's
+    centre faster than RUN_OVER, a piece is called pocketed, asked."""
+    seen = _followed(STRIKER_8407, {}, frames=60).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NE")]
+    assert seen.pockets[0].confidence < SURE
