@@ -510,3 +510,51 @@ def test_a_sanguosha_match_is_entered_through_its_own_link(tmp_path):
     assert client.get(f"/t/{matches[2][0]}").status_code == 200
     rounds = client.get("/rounds").text
     assert rounds.count("<h2>Round") == 1 and rounds.count(f"Group A: {a} v {b}") == 1
+
+
+def test_a_league_game_is_entered_through_its_tables_own_link(tmp_path):
+    """A league's rounds are its games: each table of each round has a sheet with its
+    link, which enters that table's game only — the stage, round and table fixed by the
+    link, its players the table's — and is spent once entered; the final's table opens
+    once every league game is in, seating the finalists. The rounds page lists the
+    league's rounds, not a hundred copies of its first (it printed rounds 1 to 100)."""
+    where = str(tmp_path / "draw.db")
+    teams = ["Sketchers", "Doodlers", "Scribblers", "Inkers"]
+    Competition.create(where, "pictionary", None, {"games_each": 2, "finalists": 2},
+                       [{"name": n} for n in teams], "t").close()
+    client = TestClient(create_app(where, PASSWORD))
+    signed_in(client)
+    key, tables = links(where)
+    assert sorted(tables) == [1, 2] and tables[2][1] == ["Scribblers", "Inkers"]
+    code = tables[2][0]
+    sheets = client.get("/o/sheets", params={"round": 1}).text
+    assert f"{code[:5]}-{code[5:]}" in sheets
+    form = client.get(f"/t/{code}")
+    assert form.status_code == 200 and 'name="f-result.teams"' in form.text
+    assert not re.search(r'name="f-(stage|round|table)"', form.text)
+    stranger = client.post(f"/t/{code}", data={"f-result.teams": "Scribblers: 31 finished\n"
+                                                                 "Doodlers: 20"})
+    assert stranger.status_code == 422 and "round 1 table 2 seats Scribblers, Inkers" in \
+        stranger.text
+    ok = client.post(f"/t/{code}", data={"f-result.teams": "Scribblers: 31 finished\n"
+                                                           "Inkers: 20"})
+    assert ok.status_code == 200 and "recorded" in ok.text
+    assert client.get(f"/t/{code}").status_code == 409  # entered once
+    comp = Competition.open(where)
+    entry = next(e for e in comp.entries() if e.kind == "game")
+    assert {k: entry.data[k] for k in ("stage", "round", "table")} == {
+        "stage": "league", "round": 1, "table": 2} and entry.by == "web: table 2"
+    assert client.get("/rounds").text.count("<h2>Round") == 2  # the final not yet seated
+    for r, t, seats in comp.open_tables():  # the other three league games
+        comp.record("game", {"stage": "league", "round": r, "table": t, "result": {
+            "teams": [{"name": seats[0], "squares": 31, "finished": True},
+                      {"name": seats[1], "squares": 10}]}}, by="t")
+    final = comp.open_tables()
+    comp.close()
+    assert [(r, t) for r, t, _ in final] == [(3, 1)]
+    assert sorted(final[0][2]) == ["Scribblers", "Sketchers"]  # two wins each
+    ok = client.post(f"/t/{table_code(key, 3, 1)}", data={
+        "f-result.teams": "Sketchers: 31 finished\nScribblers: 25"})
+    assert ok.status_code == 200 and "recorded" in ok.text
+    standings = client.get("/").text
+    assert "final standings" in standings and client.get("/rounds").text.count("<h2>Round") == 3

@@ -329,7 +329,7 @@ def test_a_league_games_result_is_typed_in_its_own_words(game):
 def test_what_is_typed_for_a_league_game_is_read_as_meant():
     def result(game, text):
         fields = fields_of("league", "game", game)
-        return entry_data(fields, {"f-stage": "final", f"f-{fields[1].key}": text})["result"]
+        return entry_data(fields, {"f-stage": "final", f"f-{fields[-1].key}": text})["result"]
 
     assert result("pictionary", "Sketchers: 31 finished\nDoodlers: 28") == {"teams": [
         {"name": "Sketchers", "squares": 31, "finished": True},

@@ -72,6 +72,9 @@ _SCORES = Field("scores", "scores", "scores",
                 hint="one line per player at the table: the name, then the score")
 _STAGES = ("group", "qf1", "qf2", "qf3", "qf4", "sf1", "sf2", "third", "final")
 _STAGE = Field("stage", "stage", "choice", choices=("league", "final"))  # a league game's
+# … and the round and table it was played at, where it was seated (a table's link fixes them)
+_AT = (Field("round", "round", "whole", optional=True, hint="as on the game's score sheet"),
+       Field("table", "table", "whole", optional=True))
 
 FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
     "rotating": {
@@ -112,8 +115,8 @@ FORMS: dict[str, dict[str, tuple[Field, ...]]] = {
     "league": {
         "register": (_NEW,),
         "withdraw": _WITHDRAW,
-        "game": (_STAGE, Field("result", "result", "json",
-                               hint="the game's result, as for kangle score")),
+        "game": (_STAGE, *_AT, Field("result", "result", "json",
+                                     hint="the game's result, as for kangle score")),
     },
     "kinghill": {
         "register": (_NEW,),
@@ -178,7 +181,7 @@ def fields_of(fmt: str, kind: str, game: str | None = None) -> tuple[Field, ...]
     """The form of ``kind`` in an event of format ``fmt`` played at ``game`` (a league
     game's result has its game's form)."""
     if fmt == "league" and kind == "game" and game in LEAGUE_GAMES:
-        return _STAGE, LEAGUE_GAMES[game]
+        return _STAGE, *_AT, LEAGUE_GAMES[game]
     return FORMS.get(fmt, {}).get(kind, WHOLE_ENTRY)
 
 

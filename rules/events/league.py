@@ -7,8 +7,14 @@ The top ``finalists`` by league total play the final (``final_games`` games, a
 setting: Blokus' sheet says both 1 and 3); ties in the league go to the higher total
 in-game score.
 
+Rounds: league game N of every player is round N (1 to ``games_each``), its tables
+the players still in, in the roster's order, four to a table (two teams at
+Pictionary); the final's games are the rounds after, once every league game is in.
+Each table's result can be entered through its own link (``tables``).
+
 Entries: ``register`` {name}, ``withdraw`` {name, from_round}, ``game`` {stage:
-"league" | "final", result: the game's result JSON}.
+"league" | "final", result: the game's result JSON, and — entered for a table of a
+round, as its link does — round, table}.
 """
 
 from __future__ import annotations
@@ -16,13 +22,23 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import KangleError
-from rules.events.common import Row, ScoreSheet, Standings, check_register, ranked, roster
+from rules.events.common import (
+    Row,
+    ScoreSheet,
+    Standings,
+    Table,
+    check_register,
+    ranked,
+    roster,
+    whole,
+)
 from rules.events.store import Entry
 from rules.games.registry import game as game_module
 
 NAME = "league"
 # the entry kinds this format takes (besides "void")
 ENTRIES = ("register", "withdraw", "game")
+TABLE_ENTRY = "game"  # what a table's own link enters (``tables``): its game's result
 GAMES = ("tickettoride", "monopolydeal", "blokus", "pictionary")
 DEFAULTS = {"game": "tickettoride", "games_each": 3, "finalists": 4, "final_games": 1}
 # the values each number setting may take (rules.events.formats checks them)
@@ -55,6 +71,8 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     if unknown:
         raise KangleError(f"{', '.join(unknown)} is not registered in this event")
     live = [e for e in entries if e.seq != new.supersedes]
+    if "round" in new.data or "table" in new.data:
+        _check_table(settings, live, new, set(scored))
     if stage == "league":
         played = _played(settings, live)
         full = [n for n in scored if played.get(n, 0) >= settings["games_each"]]
@@ -70,6 +88,84 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
         if sum(e.data.get("stage") == "final" for e in live if e.kind == "game") >= settings[
                 "final_games"]:
             raise KangleError(f"the final has {settings['final_games']} game(s), all entered")
+
+
+def _check_table(settings: dict[str, Any], live: list[Entry], new: Entry,
+                 players: set[str]) -> None:
+    """A game entered for a table of a round: the table must be seated, its stage the
+    round's, its players the table's, and its result not yet in."""
+    r, t = new.data.get("round"), new.data.get("table")
+    if not whole(r) or not whole(t):
+        raise KangleError("a game entered for a table gives both its round and its table "
+                          "as whole numbers")
+    seated = [table for table in tables(settings, live) if table.round == r]
+    if not seated:
+        raise KangleError(f"round {r} is not seated: {_rounds_said(settings)}")
+    if not 1 <= t <= len(seated):
+        raise KangleError(f"round {r} has tables 1-{len(seated)}")
+    stage = "league" if r <= settings["games_each"] else "final"
+    if new.data["stage"] != stage:
+        raise KangleError(f"round {r} is a {stage} game")
+    seats = seated[t - 1].seats
+    if players != set(seats):
+        raise KangleError(f"round {r} table {t} seats {', '.join(seats)}")
+    for e in live:
+        if e.kind == "game" and (e.data.get("round"), e.data.get("table")) == (r, t):
+            raise KangleError(f"round {r} table {t} is already entered (entry {e.seq})")
+
+
+def _rounds_said(settings: dict[str, Any]) -> str:
+    n, f = settings["games_each"], settings["final_games"]
+    final = f"round {n + 1}" if f == 1 else f"rounds {n + 1}-{n + f}"
+    return f"the league games are rounds 1-{n}, the final {final}, once every league game is in"
+
+
+def _seating(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[list[str]]:
+    """The tables of a round: a league round's players still in, in the roster's order,
+    four to a table (two teams at Pictionary); a final round's one table, the finalists,
+    once every player still in has played all their league games. KangleError for a
+    round that is neither (yet)."""
+    n = settings["games_each"]
+    if not whole(round_no) or not 1 <= round_no <= n + settings["final_games"]:
+        raise KangleError(f"no round {round_no}: {_rounds_said(settings)}")
+    if round_no <= n:
+        people = roster(entries).active(round_no)
+        size = 2 if settings["game"] == "pictionary" else 4
+        return [people[i:i + size] for i in range(0, len(people), size)]
+    played = _played(settings, entries)
+    if any(played.get(p, 0) < n for p in roster(entries).active(n)):
+        raise KangleError(f"round {round_no} is the final, seated once every league game "
+                          "is in")
+    return [_finalists(settings, entries)]
+
+
+def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
+    """Every table of every round seated so far, open while its game may still be
+    entered: not entered for it, no player there through with the stage's games (a
+    game typed at the desk without its table counts too)."""
+    played = _played(settings, entries)
+    finals = sum(e.data["stage"] == "final" for e in entries if e.kind == "game")
+    done = {(e.data.get("round"), e.data.get("table")) for e in entries if e.kind == "game"}
+    out = []
+    for r in range(1, settings["games_each"] + settings["final_games"] + 1):
+        try:
+            seated = _seating(settings, entries, r)
+        except KangleError:
+            break
+        league = r <= settings["games_each"]
+        for t, seats in enumerate(seated, start=1):
+            through = (any(played.get(p, 0) >= settings["games_each"] for p in seats)
+                       if league else finals >= settings["final_games"])
+            out.append(Table(r, t, list(seats), (r, t) not in done and not through))
+    return out
+
+
+def at_table(settings: dict[str, Any], entries: list[Entry], table: Table
+             ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a table's link fixes of its game (its stage, round and table); its form
+    starts empty (the game's result, its players the table's)."""
+    stage = "league" if table.round <= settings["games_each"] else "final"
+    return {"stage": stage, "round": table.round, "table": table.number}, {}
 
 
 def _played(settings, entries) -> dict[str, int]:
@@ -126,11 +222,12 @@ def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:
 
 
 def sheets(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[ScoreSheet]:
-    people = roster(entries).active(round_no)
-    size = 2 if settings["game"] == "pictionary" else 4
-    tables = [people[i:i + size] for i in range(0, len(people), size)]
-    return [ScoreSheet(f"{settings['game']} — game {round_no}, table {t}", tuple(seats),
+    """A sheet for each table of the round (``_seating``)."""
+    n = settings["games_each"]
+    title = (f"game {round_no}" if round_no <= n else
+             "final" if settings["final_games"] == 1 else f"final, game {round_no - n}")
+    return [ScoreSheet(f"{settings['game']} — {title}, table {t}", tuple(seats),
                        ("in-game score", "place", "placement points"),
                        ("Ties in one game share the points of their places, averaged.",
                         "Referee's signature: ____________"))
-            for t, seats in enumerate(tables, start=1)]
+            for t, seats in enumerate(_seating(settings, entries, round_no), start=1)]
