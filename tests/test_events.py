@@ -365,6 +365,31 @@ def test_league_placement_points_final_and_refusals(tmp_path):
     comp.close()
 
 
+def test_league_rounds_seat_new_opponents_evenly_and_keep_the_past(tmp_path):
+    """A league's round N is everyone's Nth game. Sixteen players over three rounds at
+    four a table meet twelve different opponents each (the sheets printed the same four
+    tables every round); nine sit three tables of three, never 4, 4, 1; a withdrawal
+    from round 2 reseats round 2 on, never round 1, already played."""
+    comp = new(str(tmp_path / "l.db"), "tickettoride", [f"P{i:02d}" for i in range(16)],
+               games_each=3)
+    rounds = [[s.seats for s in comp.sheets(r)] for r in (1, 2, 3)]
+    for seated in rounds:
+        assert sorted(p for t in seated for p in t) == [f"P{i:02d}" for i in range(16)]
+    met = [frozenset((p, q)) for seated in rounds for t in seated for p in t for q in t
+           if p < q]
+    assert len(met) == 3 * 4 * 6 and len(set(met)) == len(met)
+    with pytest.raises(KangleError, match="no round 5: the league games are rounds 1-3, "
+                                          "the final round 4"):
+        comp.sheets(5)
+    comp.record("withdraw", {"name": "P05", "from_round": 2}, "r")
+    assert [s.seats for s in comp.sheets(1)] == rounds[0]
+    assert all("P05" not in s.seats for s in comp.sheets(2))
+    comp.close()
+    nine = new(str(tmp_path / "n.db"), "blokus", [f"P{i}" for i in range(9)])
+    assert [len(s.seats) for s in nine.sheets(1)] == [3, 3, 3]
+    nine.close()
+
+
 def sgs_result(a, b, winner):
     def camp(name, dead):
         return {"name": name, "generals": [

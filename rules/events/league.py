@@ -8,8 +8,9 @@ setting: Blokus' sheet says both 1 and 3); ties in the league go to the higher t
 in-game score.
 
 Rounds: league game N of every player is round N (1 to ``games_each``), its tables
-the players still in, in the roster's order, four to a table (two teams at
-Pictionary); the final's games are the rounds after, once every league game is in.
+the players still in, four to a table (two teams at Pictionary), seated so that they
+meet new opponents (``_league_rounds``); the final's games are the rounds after, once
+every league game is in.
 Each table's result can be entered through its own link (``tables``).
 
 Entries: ``register`` {name}, ``withdraw`` {name, from_round}, ``game`` {stage:
@@ -19,6 +20,7 @@ round, as its link does — round, table}.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from rules.errors import KangleError
@@ -121,22 +123,56 @@ def _rounds_said(settings: dict[str, Any]) -> str:
 
 
 def _seating(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[list[str]]:
-    """The tables of a round: a league round's players still in, in the roster's order,
-    four to a table (two teams at Pictionary); a final round's one table, the finalists,
+    """The tables of a round: a league round's players still in, four to a table (two
+    teams at Pictionary; ``_league_rounds``); a final round's one table, the finalists,
     once every player still in has played all their league games. KangleError for a
     round that is neither (yet)."""
     n = settings["games_each"]
     if not whole(round_no) or not 1 <= round_no <= n + settings["final_games"]:
         raise KangleError(f"no round {round_no}: {_rounds_said(settings)}")
     if round_no <= n:
-        people = roster(entries).active(round_no)
+        people = roster(entries)
         size = 2 if settings["game"] == "pictionary" else 4
-        return [people[i:i + size] for i in range(0, len(people), size)]
+        return list(map(list, _league_rounds(
+            tuple(tuple(people.active(r)) for r in range(1, round_no + 1)), size)[-1]))
     played = _played(settings, entries)
     if any(played.get(p, 0) < n for p in roster(entries).active(n)):
         raise KangleError(f"round {round_no} is the final, seated once every league game "
                           "is in")
     return [_finalists(settings, entries)]
+
+
+@functools.lru_cache(maxsize=256)  # every page and every entry asks for the rounds
+def _league_rounds(active: tuple[tuple[str, ...], ...], size: int
+                   ) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The tables of each league round, given who is still in each (in the roster's
+    order). As many tables as ``size`` a table needs, as even as can be, and no one
+    alone: nine players at four a table sit 3, 3, 3 (never 4, 4, 1), five teams at two
+    a table 3, 2. Each table is filled from its first player still unseated with whoever
+    has met those already there least often in the rounds before (the earliest in the
+    roster on a tie): players meet new opponents round after round (16 players, three
+    rounds at four a table: no two meet twice), and a round's seating changes only with
+    who is in it and in the rounds before."""
+    met: dict[frozenset[str], int] = {}
+    rounds = []
+    for people in active:
+        count = max(1, min(-(-len(people) // size), len(people) // 2))  # none alone
+        sizes = [len(people) // count + (k < len(people) % count) for k in range(count)]
+        left, seated = list(people), []
+        for n in sizes:
+            table = left[:1]
+            del left[:1]
+            while len(table) < n:
+                best = min(left, key=lambda p: sum(met.get(frozenset((p, q)), 0)
+                                                    for q in table))
+                left.remove(best)
+                table.append(best)
+            seated.append(tuple(table))
+            for i, p in enumerate(table):
+                for q in table[i + 1:]:
+                    met[frozenset((p, q))] = met.get(frozenset((p, q)), 0) + 1
+        rounds.append(tuple(seated))
+    return tuple(rounds)
 
 
 def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
