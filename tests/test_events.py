@@ -390,6 +390,23 @@ def test_league_rounds_seat_new_opponents_evenly_and_keep_the_past(tmp_path):
     nine.close()
 
 
+def test_a_league_final_is_seated_once_every_tables_game_is_in(tmp_path):
+    """The final's table is seated once every league table's game is in, though a player
+    who joined in round 2 has played one game fewer; not before."""
+    comp = new(str(tmp_path / "l.db"), "tickettoride", list("ABCDEFGH"), games_each=2,
+               finalists=2)
+    comp.record("register", {"name": "L", "from_round": 2}, "r")
+    for r in (1, 2):
+        for t, sheet in enumerate(comp.sheets(r), start=1):
+            with pytest.raises(KangleError, match="seated once every league game is in"):
+                comp.sheets(3)
+            comp.record("game", {"stage": "league", "round": r, "table": t,
+                                 "result": ttr("".join(sheet.seats), sheet.seats[0])}, "r")
+    assert [len(s.seats) for s in comp.sheets(2)] == [3, 3, 3]
+    assert [s.seats for s in comp.sheets(3)] == [tuple(r.name for r in comp.standings().rows[:2])]
+    comp.close()
+
+
 def sgs_result(a, b, winner):
     def camp(name, dead):
         return {"name": name, "generals": [

@@ -125,8 +125,9 @@ def _rounds_said(settings: dict[str, Any]) -> str:
 def _seating(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[list[str]]:
     """The tables of a round: a league round's players still in, four to a table (two
     teams at Pictionary; ``_league_rounds``); a final round's one table, the finalists,
-    once every player still in has played all their league games. KangleError for a
-    round that is neither (yet)."""
+    once every player still in has played all their league games, or every league
+    table's game is in (a player who joined late plays fewer). KangleError for a round
+    that is neither (yet)."""
     n = settings["games_each"]
     if not whole(round_no) or not 1 <= round_no <= n + settings["final_games"]:
         raise KangleError(f"no round {round_no}: {_rounds_said(settings)}")
@@ -136,7 +137,8 @@ def _seating(settings: dict[str, Any], entries: list[Entry], round_no: int) -> l
         return list(map(list, _league_rounds(
             tuple(tuple(people.active(r)) for r in range(1, round_no + 1)), size)[-1]))
     played = _played(settings, entries)
-    if any(played.get(p, 0) < n for p in roster(entries).active(n)):
+    if any(played.get(p, 0) < n for p in roster(entries).active(n)) and any(
+            t.open for r in range(1, n + 1) for t in _tables_of(settings, entries, r, played)):
         raise KangleError(f"round {round_no} is the final, seated once every league game "
                           "is in")
     return [_finalists(settings, entries)]
@@ -156,6 +158,9 @@ def _league_rounds(active: tuple[tuple[str, ...], ...], size: int
     met: dict[frozenset[str], int] = {}
     rounds = []
     for people in active:
+        if not people:
+            rounds.append(())
+            continue
         count = max(1, min(-(-len(people) // size), len(people) // 2))  # none alone
         sizes = [len(people) // count + (k < len(people) % count) for k in range(count)]
         left, seated = list(people), []
@@ -180,20 +185,28 @@ def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
     entered: not entered for it, no player there through with the stage's games (a
     game typed at the desk without its table counts too)."""
     played = _played(settings, entries)
-    finals = sum(e.data["stage"] == "final" for e in entries if e.kind == "game")
-    done = {(e.data.get("round"), e.data.get("table")) for e in entries if e.kind == "game"}
     out = []
     for r in range(1, settings["games_each"] + settings["final_games"] + 1):
         try:
-            seated = _seating(settings, entries, r)
+            out += _tables_of(settings, entries, r, played)
         except KangleError:
             break
-        league = r <= settings["games_each"]
-        for t, seats in enumerate(seated, start=1):
-            through = (any(played.get(p, 0) >= settings["games_each"] for p in seats)
-                       if league else finals >= settings["final_games"])
-            out.append(Table(r, t, list(seats), (r, t) not in done and not through))
     return out
+
+
+def _tables_of(settings: dict[str, Any], entries: list[Entry], round_no: int,
+               played: dict[str, int]) -> list[Table]:
+    """The tables of one round (``tables``), given the league games each has played."""
+    done = {(e.data.get("round"), e.data.get("table")) for e in entries if e.kind == "game"}
+    final_in = sum(e.data["stage"] == "final" for e in entries if e.kind == "game") >= \
+        settings["final_games"]
+
+    def through(seats: list[str]) -> bool:  # no more games of the round's stage for them
+        if round_no > settings["games_each"]:
+            return final_in
+        return any(played.get(p, 0) >= settings["games_each"] for p in seats)
+    return [Table(round_no, t, list(seats), (round_no, t) not in done and not through(seats))
+            for t, seats in enumerate(_seating(settings, entries, round_no), start=1)]
 
 
 def at_table(settings: dict[str, Any], entries: list[Entry], table: Table
