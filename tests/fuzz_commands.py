@@ -240,15 +240,22 @@ class Fuzzer:
             path, what, sure = self._json_or_bytes("score.json", json.loads(file.read_text()),
                                                    LOOSE.get(file.stem))
             return Case(f"score {file.stem}", ["score", file.stem, path], what, sure)
-        if kind == "event":
+        if kind == "event":  # a Rummikub table's result, or a league table's game
             cup = str(self.work / f"{self.n}-cup.db")
             self.n += 1
-            _quiet(["event", "new", cup, "--game", "rummikub", "--player", "A", "--player", "B",
+            game, entry_kind, entry = rng.choice([
+                ("rummikub", "result",
+                 {"round": 1, "table": 1, "scores": {"A": 30, "B": -10, "C": -10, "D": -10}}),
+                ("tickettoride", "game",
+                 {"stage": "league", "round": 1, "table": 1, "result": {
+                     "game": "tickettoride", "players": [
+                         {"name": "A", "routes": [["Seattle", "Portland"]]},
+                         {"name": "B"}, {"name": "C"}, {"name": "D"}]}})])
+            _quiet(["event", "new", cup, "--game", game, "--player", "A", "--player", "B",
                     "--player", "C", "--player", "D"])
-            entry = {"round": 1, "table": 1, "scores": {"A": 30, "B": -10, "C": -10, "D": -10}}
             bad, what, sure = mutate_json(entry, rng)
-            return Case("event record", ["event", "record", cup, "result", "--data",
-                                         json.dumps(bad)], what, sure)
+            return Case(f"event record {entry_kind}", ["event", "record", cup, entry_kind,
+                                                       "--data", json.dumps(bad)], what, sure)
         if kind == "detect":
             path, what, sure = self._json_or_bytes("venue.json", self.calibration)
             return Case("detect", ["detect", str(ROOT / "examples" / "game-frame.jpg"),
