@@ -78,6 +78,23 @@ def test_a_first_moving_frame_dragged_behind_the_piece_does_not_turn_the_stroke(
     assert math.degrees(fit_strike(turned).angle) == pytest.approx(0.0, abs=1.0)
 
 
+def test_a_bounce_between_the_first_two_sightings_ends_the_straight_run_at_the_first():
+    """Held-out 8499, the striker's own sightings: struck under the hand at 3.2 m/s into
+    the W cushion, it met it between its first two sightings and came back to beside the
+    first, so the two lay on one line, 7 mm apart, and the stroke was fitted at 0.37 m/s
+    (the line then met the cushion at 0.23 s, after B10, which was taken for the first
+    contact). To be 62 mm from its place two frames after it was last seen still it went
+    at 1.8 m/s at least, and a piece slows only a little by friction alone: the second
+    sighting, at a quarter of that, is past a contact."""
+    still = [(k / 60, -267.3, -266.2) for k in range(-12, 0)]
+    seen = [(1 / 60, -328.9, -271.5), (2 / 60, -334.4, -276.5), (3 / 60, -304.2, -280.3),
+            (4 / 60, -270.6, -279.7), (5 / 60, -244.5, -282.6)]
+    strike = fit_strike(still + seen)
+    assert strike.run_end == pytest.approx(1 / 60)
+    assert strike.speed > 1900.0 and strike.hidden
+    assert math.degrees(strike.angle) % 360 == pytest.approx(186.1, abs=3.0)  # the stroke's
+
+
 def test_a_piece_that_never_moves_has_no_stroke():
     assert fit_strike([(k / 60, 10.0, 10.0) for k in range(10)]) is None
 

