@@ -1311,3 +1311,31 @@ def test_a_piece_lost_over_a_hole_far_too_fast_to_drop_is_asked_about():
                                             8: (-349, 340), 9: None}}, frames=60).record()
     assert [(p.piece, p.hole) for p in seen.pockets] == [("B12", "NW")]
     assert seen.pockets[0].confidence < SURE
+
+
+# held-out 8510 as the camera saw it (as 8313's above): struck under the hand from the SE
+# circle at 4.6 m/s, the striker is unseen for four frames, in which it cuts its own R13
+# thinly (7.1) and turns a little; first seen 310 mm on, it runs on to the W cushion
+STRIKER_8510 = {-1: (266, -267), 4: (-46, -280), 5: (-117, -287), 6: (-188, -295),
+                7: (-258, -303), 8: (-331, -311), 9: (-332, -319), 10: (-289, -321),
+                11: (-248, -325), 12: (-207, -330), 13: (-167, -335), 14: (-127, -340),
+                15: (-88, -344), 16: (-50, -349), 17: (-12, -349), 18: (25, -347)}
+R13_8510 = {1: (146, -223), 2: (139, -203), 3: (128, -175), 4: (117, -146), 5: (108, -119),
+            6: (98, -93), 7: (87, -66), 8: (73, -41), 9: (60, -17), 10: (48, 6), 11: (35, 28),
+            12: (23, 51), 13: (9, 72), 14: (-3, 97), 15: (-15, 117), 16: (-26, 138),
+            17: (-38, 159), 18: (-49, 180)}
+
+
+def test_a_piece_set_moving_while_the_striker_was_out_of_sight_was_met_by_it():
+    """Held-out 8510, in detections: R13 was set moving two frames after the strike,
+    while the striker, struck under the hand, was out of sight; the striker's line,
+    fitted through its start and its later path, passed 14 mm wide of R13, and nothing
+    seen was near it — so the first contact was called the W cushion, sure, and the
+    7.1 foul (the striker hit its own R13 first) was missed, silently. Across frames
+    that did not show it a mover is taken to have gone straight from its last sighting
+    to its next: that chord passes R13, so R13 is the first contact — asked, as the
+    frames never showed the meeting."""
+    seen = _followed(STRIKER_8510, {"R13": R13_8510}, frames=40).record()
+    first = seen.contacts_of("RS")[0]
+    assert first.other("RS") == "R13" and first.confidence < SURE
+    assert 0.0 < first.t < 0.05

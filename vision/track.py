@@ -75,6 +75,7 @@ HIDDEN = 0.65  # the most in a first contact that may lie where the striker went
 SURE_HIT = 0.95  # a piece set moving with no other mover near it: what moved it is sure
 UNSEEN_GRAZE = 0.85  # the most in a first contact whose line passes another piece at a tangent
 GRAZE = 0.8  # a first contact the frames show and the striker's fitted line misses
+UNSEEN_SPAN = 0.15  # s: a mover out of sight this long at most is taken to have gone straight
 # a track found again after LOST_FOR s out of sight is not sure to be its piece (a
 # sleeve's end passing where the piece went under it) until seen this many times more;
 # till then where it goes is told with at most REGAINED confidence
@@ -961,12 +962,13 @@ class ShotTracker:
                 hits += [hit] if hit else []
             again += filter(None, (self._set_moving(tr, t, t0) for t in tr.restarts()))
         first = self._striker_first(strike, circle)
-        grazed = [c for c in hits if self.striker in (c.a, c.b) and c.confidence >= SURE_HIT
+        grazed = [c for c in hits if self.striker in (c.a, c.b) and c.confidence >= GRAZE
                   and first is not None and c.t < first.t - self.frame]
         if grazed:
             # a piece seen set moving by the striker before the line's first contact: a
-            # graze the line's spread did not reach. The frames and the line disagree, so
-            # the referee is asked to confirm.
+            # graze the line's spread did not reach (or a cut that turned the striker
+            # while out of sight: the line then runs through its later path). The frames
+            # and the line disagree, so the referee is asked to confirm.
             c = min(grazed, key=lambda c: c.t)
             first = Contact(c.t, self.striker, c.other(self.striker), confidence=GRAZE)
         out: list[Contact] = [first] if first else []
@@ -1084,20 +1086,30 @@ class ShotTracker:
             if other.id == tr.id:
                 continue
             path = [(x, y) for t, x, y in other.points if window <= t <= start]
-            earlier = [(x, y) for t, x, y in other.points if t < window]
-            path = earlier[-1:] + path
+            earlier = [(t, x, y) for t, x, y in other.points if t < window]
+            unseen = not path and earlier
+            if unseen:
+                # out of sight then (a striker struck under the hand): the chord from its
+                # last sighting before to its first after, if the gap is short (held-out
+                # 8510: the striker, unseen for four frames, cut R13 thinly)
+                after = next(((t, x, y) for t, x, y in other.points if t > start), None)
+                if after is not None and after[0] - earlier[-1][0] <= UNSEEN_SPAN:
+                    path = [after[1:]]
+            path = [p[1:] for p in earlier[-1:]] + path
             if len(path) < 2 or math.dist(path[0], path[-1]) < 1.0:
                 continue  # not moving then
             reach = min(math.dist(_nearest_on(a, b, (x0, y0)), (x0, y0))
                         for a, b in zip(path, path[1:], strict=False))
             gap = reach - self.board.radius_of(tr.id) - self.board.radius_of(other.id)
             if gap < 15.0:
-                near.append((gap, other.id))
+                near.append((gap, other.id, bool(unseen)))
         if not near:
             return None
         near.sort()
         alone = len(near) == 1 or near[1][0] - near[0][0] > 10.0
-        return near[0][1], 0.95 if alone else 0.7
+        sure = 0.95 if alone else 0.7
+        # a path run straight across frames that did not show it: never sure (asked)
+        return near[0][1], min(sure, GRAZE) if near[0][2] else sure
 
     def _cushions(self, tr: Track, t0: float, skip_first: Contact | None) -> list[Contact]:
         out = []
