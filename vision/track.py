@@ -48,10 +48,10 @@ COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a 
 REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
 NUDGE = 1.0  # mm: a piece seen this far from where it stood may have been nudged
-RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it …
-NO_DROP = 3750.0  # … and faster than this it does: tables drop pieces up to about 2.5 m/s,
-# read from the frames up to a fifth faster (held-out 8350: one dropped, read at 2.97 m/s)
-# (tables drop pieces slower than about 2.5 m/s) instead of dropping
+RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
+# instead of dropping (tables drop pieces slower than about 2.5 m/s) …
+NO_DROP = 3750.0  # … and faster than this it does: the frames read a fast piece up to a
+# fifth fast (held-out 8350: one that dropped read at 2.97 m/s)
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
 BOUNCES = (0.4, 0.7, 0.9)  # the share of its speed across a cushion a piece may keep
