@@ -350,9 +350,13 @@ class ShotTracker:
                     tr.gone = None  # seen again: not gone after all
                 elif tr.gone is None or tr.gone.kind != "rim":
                     # come to rest on the rim; once there it stays there (the jitter of
-                    # a resting piece's detections is no motion)
-                    tr.gone = Gone("rim", "", t, 1.0) if math.hypot(
-                        *tr.velocity()) < MOVING else None
+                    # a resting piece's detections is no motion) — as unsure as its
+                    # finding, if found there only after long out of sight (held-out
+                    # 8526: R09, hidden under the arm for a second, "found" on the rim
+                    # in a faint detection 150 mm away and sure of it once seen there
+                    # enough times)
+                    tr.gone = Gone("rim", "", t, REGAINED if tr.refound else 1.0) if \
+                        math.hypot(*tr.velocity()) < MOVING else None
         if jumps:
             used_t -= self._hold_the_unstruck(t, jumps)
         self._note_unclaimed(t, (d for i, d in enumerate(dets) if i not in used_d))
