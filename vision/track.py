@@ -1091,14 +1091,16 @@ class ShotTracker:
                 continue
             path = [(x, y) for t, x, y in other.points if window <= t <= start]
             earlier = [(t, x, y) for t, x, y in other.points if t < window]
-            unseen = not path and earlier
-            if unseen:
+            chord = False
+            if not path and earlier:
                 # out of sight then (a striker struck under the hand): the chord from its
-                # last sighting before to its first after, if the gap is short (held-out
-                # 8510: the striker, unseen for four frames, cut R13 thinly)
+                # last sighting before to its first after, if the gap is short and it
+                # went somewhere (not a resting piece's jitter; held-out 8510: the
+                # striker, unseen for four frames, cut R13 thinly)
                 after = next(((t, x, y) for t, x, y in other.points if t > start), None)
-                if after is not None and after[0] - earlier[-1][0] <= UNSEEN_SPAN:
-                    path = [after[1:]]
+                chord = after is not None and after[0] - earlier[-1][0] <= UNSEEN_SPAN and (
+                    math.dist(after[1:], earlier[-1][1:]) > STARTED)
+                path = [after[1:]] if chord else []
             path = [p[1:] for p in earlier[-1:]] + path
             if len(path) < 2 or math.dist(path[0], path[-1]) < 1.0:
                 continue  # not moving then
@@ -1106,7 +1108,7 @@ class ShotTracker:
                         for a, b in zip(path, path[1:], strict=False))
             gap = reach - self.board.radius_of(tr.id) - self.board.radius_of(other.id)
             if gap < 15.0:
-                near.append((gap, other.id, bool(unseen)))
+                near.append((gap, other.id, chord))
         if not near:
             return None
         near.sort()
