@@ -1368,3 +1368,38 @@ def test_a_piece_found_on_the_rim_only_after_long_out_of_sight_is_asked_about():
     seen = _followed(STRIKER_8526, {"R09": R09_8526}, frames=120).record()
     assert [(e.piece, e.where) for e in seen.exits] == [("R09", "rim")]
     assert seen.exits[0].confidence < SURE
+
+
+# held-out 8579 as the camera saw it (as 8313's above): the striker from SE runs up to the
+# N side and sends B08 back down; B08 stops by the centre, having sent R12 toward SE; R12
+# runs under the cue, which lies along its way into SE, and is not seen again
+STRIKER_8579 = {-1: (265, -265), 0: (260, -258), 1: (225, -215), 2: (190, -171),
+                3: (157, -130), 4: (124, -88), 5: (91, -46), 6: (58, -4), 7: (25, 37),
+                8: (-8, 77), 9: (-40, 118), 10: (-72, 157), 11: (-104, 198),
+                12: (-136, 238), 13: (-154, 266), 14: (-165, 289), 15: (-175, 312),
+                16: (-185, 333), 17: (-195, 348), 18: (-201, 336), 20: (-213, 312),
+                24: (-234, 267), 28: (-253, 227), 32: (-271, 196), 36: (-284, 169),
+                40: (-293, 148), 44: (-301, 133), 48: (-305, 124), 51: (-307, 121)}
+B08_8579 = {12: (-174, 271), 13: (-202, 293), 14: (-252, 333), 15: (-297, 345),
+            16: (-332, 321), 17: (-344, 300), 18: (-323, 276), 19: (-302, 253),
+            20: (-280, 231), 21: (-257, 211), 22: (-238, 191), 23: (-218, 170),
+            24: (-198, 150), 25: (-178, 130), 26: (-158, 110), 27: (-139, 91),
+            28: (-120, 72), 29: (-102, 53), 30: (-85, 36), 31: (-66, 17), 32: (-57, 7),
+            34: (-57, 4), 36: (-56, 2)}
+R12_8579 = {31: (-36, -8), 32: (-26, -16), 33: (-8, -32), 34: (9, -46), 35: (25, -60),
+            36: (41, -74), 37: (56, -88), 38: (71, -102), 39: (86, -115), 40: (101, -128),
+            41: (116, -141), 42: (130, -154), 43: (143, -166), 44: (156, -178),
+            45: (170, -189), 46: (182, -200), 47: (195, -212), 48: (207, -222),
+            49: (218, -233), 50: (232, -244), 51: (242, -253), 52: (253, -263), 53: None}
+
+
+def test_a_piece_lost_running_and_never_seen_again_whose_course_finds_a_hole_is_asked_about():
+    """Held-out 8579, in detections: R12, lost under the cue 110 mm short of SE running
+    at 0.9 m/s straight at it, was never seen again, and the record left it on the table
+    where last seen — where it ran on into SE (4.2), a silent wrong call. A piece lost
+    running and never seen again is followed on its course, slowing no faster than a
+    slick board slows it: where that course finds a hole, it is called pocketed, asked."""
+    seen = _followed(STRIKER_8579, {"B08": B08_8579, "R12": R12_8579}, frames=85).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("R12", "SE")]
+    assert seen.pockets[0].confidence < SURE
+    assert "R12" not in seen.final

@@ -45,6 +45,8 @@ UNSEEN_HIT = 0.2  # s: the longest a piece the striker hit may go unseen before 
 TOUCH = 2.0  # mm: two moving pieces' paths this near touching may have met
 KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
+SLOWING = 1000.0  # mm/s²: the least a sliding piece slows (a slick board, μ ≈ 0.1): a
+# piece lost running and never seen again is followed this far on, to where it may stop
 REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
 NUDGE = 1.0  # mm: a piece seen this far from where it stood may have been nudged
@@ -769,15 +771,18 @@ class ShotTracker:
         return (tr.pos[0] - hx) * vx + (tr.pos[1] - hy) * vy > 0
 
     def _coast(self, tr: Track, horizon: float, restitution: float = 0.7,
-               turn: float = 0.0) -> tuple[str, float] | None:
-        """Follow a lost track on from where it was last seen, at its last velocity and
-        bouncing off the cushions (the speed across the cushion kept in ``restitution``
-        of it, the way out turned by ``turn`` radians), for ``horizon`` s: the hole its
-        centre would pass over, and when; None if none (or if it was barely moving)."""
+               turn: float = 0.0, slowing: float = 0.0) -> tuple[str, float] | None:
+        """Follow a lost track on from where it was last seen, at its last velocity less
+        ``slowing`` mm/s² (until it stops) and bouncing off the cushions (the speed across
+        the cushion kept in ``restitution`` of it, the way out turned by ``turn``
+        radians), for ``horizon`` s: the hole its centre would pass over, and when; None
+        if none (or if it was barely moving)."""
         b = self.board
         (t, x, y), (vx, vy) = tr.points[-1], tr.velocity()
         if math.hypot(vx, vy) < 100.0:
             return None
+        if slowing:
+            horizon = min(horizon, math.hypot(vx, vy) / slowing)
         edge = b.half - b.radius_of(tr.id)
         reach = b.hole_diameter / 2 + 0.3 * b.radius_of(tr.id)
         holes = [(h, b.hole_centre(h)) for h in CORNERS]
@@ -785,6 +790,9 @@ class ShotTracker:
         c, s = math.cos(turn), math.sin(turn)
         for _ in range(int(horizon / step) + 1):
             x, y, t = x + vx * step, y + vy * step, t + step
+            if slowing:
+                keep = max(0.0, 1.0 - slowing * step / max(math.hypot(vx, vy), 1e-9))
+                vx, vy = vx * keep, vy * keep
             bounced = abs(x) > edge or abs(y) > edge
             if abs(x) > edge:
                 x, vx = math.copysign(2 * edge, x) - x, -restitution * vx
@@ -876,8 +884,8 @@ class ShotTracker:
                     tr.pos[0] - self.board.hole_centre(h)[0],
                     tr.pos[1] - self.board.hole_centre(h)[1]))
                 # (the frames never show where it went: a guess the referee confirms);
-                # too slow for the cushion and no hole near, it is on the table, hidden
-                # (under a hand) where it was last seen going
+                # too slow for the cushion, no hole near and none on its course, it is on
+                # the table, hidden (under a hand) where it was last seen going
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
@@ -886,6 +894,11 @@ class ShotTracker:
                     # and never again (held-out 8350: B11, by the W cushion, struck
                     # first and off the table before the next frame)
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
+                elif (course := self._coast(tr, math.inf, slowing=SLOWING)) is not None:
+                    # its course, slowing no faster than a slick board slows it, runs
+                    # into a hole (held-out 8579: R12, lost under the cue lying along its
+                    # way into SE, 110 mm short of it at 0.9 m/s)
+                    tr.gone = Gone("pocket", *course, 0.7)
             if tr.gone is None and tr.moved_at() is not None and tr.missing and (
                     self.board.region(*tr.pos) == "rim"):
                 # it moved, was last seen beyond the playing surface's edge and then lost
