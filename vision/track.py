@@ -25,7 +25,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from statistics import median
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -67,6 +67,7 @@ LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its 
 # frame in held-out 8474), and a piece whose centre is over the opening drops at once
 LIP_SEEN = 8.0
 STILL = 15.0  # mm: how far from its place a piece nothing can have struck is looked for
+SPREAD = 0.5  # how far aside its heading a piece running unseen may be, per mm it ran
 AIMING_SIGHTINGS = 30  # a resting piece's last sightings before the strike that place it
 # a struck piece leaves at most this times the speed of what struck it (head on, struck
 # by a heavier piece: (1 + e) m1 / (m1 + m2) < 2)
@@ -97,6 +98,14 @@ class ShotOracle(Protocol):
     def first_contact(self, state: TableState, shooter: str, circle: str,
                       start: tuple[float, float], angle_deg: float,
                       speed_m_s: float) -> str | None: ...
+
+
+class Reach(NamedTuple):
+    """How far (mm) from its last sighting a piece out of sight may be found: ``own``,
+    running on unstruck (along its course), and ``sent``, struck (any way)."""
+
+    own: float
+    sent: float
 
 
 @dataclass(frozen=True)
@@ -271,7 +280,7 @@ class ShotTracker:
         live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
-        hidden: dict[str, float | None] = {}  # _hidden_reach, once a frame, when needed
+        hidden: dict[str, Reach | None] = {}  # _hidden_reach, once a frame, when needed
         aiming = self._aiming_now()
         used_d: set[int] = set()
         used_t: set[str] = set()
@@ -314,8 +323,9 @@ class ShotTracker:
                     if tr.missing:  # lost for a while: it may have bounced meanwhile
                         away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
                         dist = min(dist, away)
-                        if reach is None and not at_rest and hidden[tr.id] is not None and (
-                                away >= hidden[tr.id]):
+                        bound = hidden[tr.id] if reach is None and not at_rest else None
+                        if bound is not None and away >= bound.sent and not self._on_course(
+                                tr, d.x, d.y, bound.own):
                             continue  # farther from its last sighting than it can be
                     # a piece thought gone (into a hole, off the table) is seen again
                     # only in a detection no piece still followed claims: one coming to
@@ -491,10 +501,11 @@ class ShotTracker:
             return 0.0
         return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
 
-    def _hidden_reach(self, tr: Track, t: float) -> float | None:
+    def _hidden_reach(self, tr: Track, t: float) -> Reach | None:
         """How far (mm) from its last sighting a piece out of sight since (under a hand,
         a cue, a sleeve; a blurred streak) may be found at time ``t``: as far as it was
-        going (``_own_reach``) or something can have sent it (``_sent_reach``); None
+        going (``_own_reach``, along its course: ``_on_course``) or something can have
+        sent it (``_sent_reach``, any way); None
         for a track this does not apply to: one in sight; the striker until it has been
         seen moving three times (set moving by the cue unseen under it, or lost before
         its speed was seen); a piece gone. The striker once seen moving is bounded even
@@ -508,7 +519,7 @@ class ShotTracker:
                 return None
         elif tr.gone is not None:
             return None
-        reach = max(self._own_reach(tr, t), self._sent_reach(tr, t))
+        reach = self._sent_reach(tr, t)
         struck = tr.struck_at() if tr.id != self.striker else None
         if struck is not None:
             # struck too lately for its pace to be known (a step that holds the blow
@@ -518,7 +529,29 @@ class ShotTracker:
             stood = tr.points[self._last_before(tr, struck)]
             reach = max(reach, self._sent_reach(tr, t, at=struck)
                         + math.dist(stood[1:], tr.pos))
-        return reach
+        return Reach(self._own_reach(tr, t), reach)
+
+    def _on_course(self, tr: Track, x: float, y: float, run: float) -> bool:
+        """Whether a piece lost from sight while going its way, unstruck, can be at (x, y)
+        having run at most ``run`` mm (``_own_reach``): within STILL of its last sighting,
+        or ahead of it along its last heading, give or take SPREAD of the way run
+        (the heading is read from two sightings; a cushion's grip turns it), and
+        bouncing off the cushions (the point's mirror images across them, unfolded).
+        Held-out 8585: B06, running W under the player's sleeve at 1.9 m/s, took the
+        sleeve's edge read as a black piece 135 mm to its SE."""
+        (px, py), (vx, vy) = tr.pos, tr.velocity()
+        speed = math.hypot(vx, vy)
+        if math.hypot(x - px, y - py) < STILL or speed < MOVING:
+            return math.hypot(x - px, y - py) < run
+        ux, uy = vx / speed, vy / speed
+        edge = self.board.half - self.board.radius_of(tr.id)
+        for mx in (x, 2 * edge - x, -2 * edge - x):
+            for my in (y, 2 * edge - y, -2 * edge - y):
+                along = (mx - px) * ux + (my - py) * uy
+                aside = abs((mx - px) * uy - (my - py) * ux)
+                if -STILL <= along <= run and aside <= STILL + SPREAD * max(along, 0.0):
+                    return True
+        return False
 
     @staticmethod
     def _last_before(tr: Track, t: float) -> int | None:
