@@ -610,7 +610,8 @@ def _followed(striker: dict, runs: dict[str, dict], frames: int = 96,
     """A tracker fed a held-out shot's runs above: the striker in its circle from frame
     -24, the pieces (standing alone on the table where their runs start) as well; a
     sighting (x, y, where) is found where the detector said (on the rim), else on the
-    playing surface. ``strays``: by frame, detections (colour, x, y) of no piece."""
+    playing surface. ``strays``: by frame, detections (colour, kind, x, y, where) of no
+    piece."""
     state = gone(started("red"), *started().left("red"), *started().left("black"))
     for piece, run in runs.items():
         state = put(state, piece, run[min(run)])
@@ -621,8 +622,8 @@ def _followed(striker: dict, runs: dict[str, dict], frames: int = 96,
         found += [Detection("red" if piece[0] == "R" else "black", "piece", *at[:2],
                             at[2] if len(at) > 2 else "surface", 0.9)
                   for piece, run in runs.items() for at in [_seen_at(run, k)] if at is not None]
-        found += [Detection(colour, "piece", x, y, "surface", 0.4)
-                  for colour, x, y in (strays or {}).get(k, ())]
+        found += [Detection(colour, kind, x, y, where, 0.4)
+                  for colour, kind, x, y, where in (strays or {}).get(k, ())]
         tracker.update(k / 60, found)
     return tracker
 
@@ -1427,7 +1428,8 @@ B05_8585 = {32: (-83, -187), 33: (-90, -184), 34: (-108, -172), 35: (-125, -161)
             36: (-142, -151), 37: (-159, -141), 38: (-175, -130), 39: (-191, -120),
             40: (-207, -111), 41: (-222, -102), 42: (-238, -92), 43: (-251, -83),
             44: (-267, -74), 45: (-282, -66), 46: (-294, -57), 47: (-307, -49)}
-SLEEVE_8585 = {k: [("black", 322, -365)] for k in (22, 23, 27, 28, 30, 31, 36)}
+SLEEVE_8585 = {k: [("black", "piece", 322, -365, "surface")]
+               for k in (22, 23, 27, 28, 30, 31, 36)}
 
 
 def test_a_piece_running_unseen_is_looked_for_along_its_course():
@@ -1442,3 +1444,27 @@ def test_a_piece_running_unseen_is_looked_for_along_its_course():
                      strays=SLEEVE_8585).record()
     assert "B06" not in [p.piece for p in seen.pockets] + [e.piece for e in seen.exits]
     assert math.dist(seen.final["B06"], B06_8585[62]) < 3.0
+
+
+# held-out 8614 as the camera saw it (as 8313's above): the striker from SE runs off the E
+# cushion W along the S side, under the player's red sleeve at 2 m/s, and (off the S
+# cushion) into SW; as the sleeve draws back, its edge on the W rim is read as red's
+# striker and two red pieces, and the film ends
+STRIKER_8614 = {-1: (265, -265), 0: (277, -266), 1: (350, -276), 2: (318, -281),
+                3: (280, -286), 4: (242, -293), 5: (205, -297), 6: (168, -302),
+                7: (131, -308), 8: (95, -313), 9: (56, -314), 10: (23, -316),
+                11: (-11, -322), 12: None}
+SLEEVE_8614 = {k: [("red", "striker", -416, -316, "rim"), ("red", "piece", -425, -278, "rim"),
+                   ("red", "piece", -400, -280, "rim")] for k in range(44, 90)}
+
+
+def test_a_piece_whose_course_runs_over_a_hole_is_not_looked_for_beyond_it():
+    """Held-out 8614, in detections: the striker, lost under the sleeve at 2 m/s bound
+    for SW off the S cushion, took the sleeve's edge on the W rim, read as a striker
+    400 mm on, and was called gone onto the rim (5.4), asked — where it dropped into SW
+    (5.3). A piece is not looked for beyond a hole its way there runs over (unless
+    faster than any hole drops it); lost so and never seen again, its course into the
+    hole, meeting the S cushion far too slowly to leap it, calls it pocketed, asked."""
+    seen = _followed(STRIKER_8614, {}, frames=90, strays=SLEEVE_8614).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "SW")]
+    assert seen.pockets[0].confidence < SURE and not seen.exits

@@ -535,21 +535,41 @@ class ShotTracker:
         """Whether a piece lost from sight while going its way, unstruck, can be at (x, y)
         having run at most ``run`` mm (``_own_reach``): within STILL of its last sighting,
         or ahead of it along its last heading, give or take SPREAD of the way run
-        (the heading is read from two sightings; a cushion's grip turns it), and
-        bouncing off the cushions (the point's mirror images across them, unfolded).
+        (the heading is read from two sightings; a cushion's grip turns it), bouncing
+        off the cushions (the point's mirror images across them, unfolded) — and its
+        way there, straight, not over a hole, unless faster than NO_DROP.
         Held-out 8585: B06, running W under the player's sleeve at 1.9 m/s, took the
-        sleeve's edge read as a black piece 135 mm to its SE."""
+        sleeve's edge read as a black piece 135 mm to its SE; 8614: the striker, under
+        a sleeve at 2 m/s bound for SW off the S cushion, took the sleeve's edge on the
+        W rim, read as a striker, beyond the hole."""
         (px, py), (vx, vy) = tr.pos, tr.velocity()
         speed = math.hypot(vx, vy)
         if math.hypot(x - px, y - py) < STILL or speed < MOVING:
             return math.hypot(x - px, y - py) < run
-        ux, uy = vx / speed, vy / speed
-        edge = self.board.half - self.board.radius_of(tr.id)
-        for mx in (x, 2 * edge - x, -2 * edge - x):
-            for my in (y, 2 * edge - y, -2 * edge - y):
-                along = (mx - px) * ux + (my - py) * uy
-                aside = abs((mx - px) * uy - (my - py) * ux)
-                if -STILL <= along <= run and aside <= STILL + SPREAD * max(along, 0.0):
+        heading = vx / speed, vy / speed
+
+        def along_aside(qx: float, qy: float, way: tuple[float, float]) -> tuple[float, float]:
+            """How far (qx, qy) lies along the way from the last sighting, and aside it."""
+            ux, uy = way
+            return (qx - px) * ux + (qy - py) * uy, abs((qx - px) * uy - (qy - py) * ux)
+
+        b = self.board
+        edge = b.half - b.radius_of(tr.id)
+        drop = b.hole_diameter / 2 + 0.3 * b.radius_of(tr.id)  # (as _coast's)
+        holes = [b.hole_centre(h) for h in CORNERS] if speed <= NO_DROP else []
+        # q -> s q + o: as it is, and mirrored across each cushion (for a point within
+        # the cushions: one beyond them, on the rim, is reached only by leaping)
+        flips = ((1.0, 0.0), (-1.0, 2 * edge), (-1.0, -2 * edge))
+        for sx, ox in flips[:1 if abs(x) > edge else 3]:
+            for sy, oy in flips[:1 if abs(y) > edge else 3]:
+                qx, qy = sx * x + ox, sy * y + oy
+                along, aside = along_aside(qx, qy, heading)
+                if not (-STILL <= along <= run and aside <= STILL + SPREAD * max(along, 0)):
+                    continue
+                far = math.hypot(qx - px, qy - py)  # the way there, straight (unfolded)
+                way = (qx - px) / far, (qy - py) / far
+                if not any(0 < a < far and side < drop for a, side in (
+                        along_aside(sx * hx + ox, sy * hy + oy, way) for hx, hy in holes)):
                     return True
         return False
 
@@ -789,6 +809,15 @@ class ShotTracker:
             return False
         return tr.points[-1][0] - tr.points[-2][0] > 1.5 * self.frame
 
+    def _across_first(self, tr: Track) -> float:
+        """How fast (mm/s) a track, going on at its last velocity, crosses the first
+        cushion it meets (toward it: what a leap over it takes, LEAP)."""
+        (x, y), (vx, vy) = tr.pos, tr.velocity()
+        edge = self.board.half - self.board.radius_of(tr.id)
+        tx = (edge - x * math.copysign(1, vx)) / abs(vx) if vx else math.inf
+        ty = (edge - y * math.copysign(1, vy)) / abs(vy) if vy else math.inf
+        return abs(vx) if tx <= ty else abs(vy)
+
     @staticmethod
     def _leaping(tr: Track) -> bool:
         """Last seen running at the cushion nearest it fast enough to leap it (LEAP)."""
@@ -919,19 +948,23 @@ class ShotTracker:
                 # (the frames never show where it went: a guess the referee confirms);
                 # too slow for the cushion, no hole near and none on its course, it is on
                 # the table, hidden (under a hand) where it was last seen going
+                struck = self._struck_then(tr, contacts, t0)
+                course = self._coast(tr, math.inf, slowing=SLOWING)
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
-                elif math.hypot(*tr.velocity()) > LEAP or self._struck_then(tr, contacts, t0):
+                elif course is not None and not struck and self._across_first(tr) <= LEAP:
+                    # its course, slowing no faster than a slick board slows it, runs
+                    # into a hole, meeting any cushion too slowly to leap it (held-out
+                    # 8579: R12, lost under the cue lying along its way into SE, 110 mm
+                    # short of it at 0.9 m/s; 8614: the striker, under a sleeve at 2 m/s,
+                    # bound for SW off the S cushion)
+                    tr.gone = Gone("pocket", *course, 0.7)
+                elif math.hypot(*tr.velocity()) > LEAP or struck:
                     # could reach a cushion and leap it; or seen struck where it stood
                     # and never again (held-out 8350: B11, by the W cushion, struck
                     # first and off the table before the next frame)
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
-                elif (course := self._coast(tr, math.inf, slowing=SLOWING)) is not None:
-                    # its course, slowing no faster than a slick board slows it, runs
-                    # into a hole (held-out 8579: R12, lost under the cue lying along its
-                    # way into SE, 110 mm short of it at 0.9 m/s)
-                    tr.gone = Gone("pocket", *course, 0.7)
             if tr.gone is None and tr.moved_at() is not None and tr.missing and (
                     self.board.region(*tr.pos) == "rim"):
                 # it moved, was last seen beyond the playing surface's edge and then lost
