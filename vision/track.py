@@ -292,85 +292,96 @@ class ShotTracker:
         # last, a piece thought gone (into a hole, off the table) is seen again, in a
         # detection none of those claimed (held-out 8133: the striker, pocketed, took
         # one of red's row read as a striker beside its own track).
-        for reach, any_kind, thought_gone in ((15.0, False, False), (None, False, False),
-                                              (15.0, True, False), (None, False, True)):
-            pairs = []
-            for i, d in enumerate(dets):
-                if i in used_d:
-                    continue
-                if reach is None and self._beside_a_resting_piece(d, used_t):
-                    continue  # a piece that stands still, not where a moving one went
-                for tr in live:
-                    if tr.id in used_t or tr.colour != d.colour or (
-                            (tr.kind == "striker") != (d.kind == "striker") and not any_kind):
+        passes = ((15.0, False, False), (None, False, False), (15.0, True, False),
+                  (None, False, True))
+        taken: dict[str, int] = {}  # the detection each track took
+        while passes:
+            for reach, any_kind, thought_gone in passes:
+                pairs = []
+                for i, d in enumerate(dets):
+                    if i in used_d:
                         continue
-                    if d.weak and not self._left(tr):
-                        continue  # a maybe-piece on the rim: only for one that left
-                    if tr.missing and self._fixture(d) and not self._stood_there(tr, d, t):
+                    if reach is None and self._beside_a_resting_piece(d, used_t):
+                        continue  # a piece that stands still, not where a moving one went
+                    for tr in live:
+                        if tr.id in used_t or tr.colour != d.colour or (
+                                (tr.kind == "striker") != (d.kind == "striker") and not any_kind):
+                            continue
+                        if d.weak and not self._left(tr):
+                            continue  # a maybe-piece on the rim: only for one that left
+                        if tr.missing and self._fixture(d) and not self._stood_there(tr, d, t):
+                            continue
+                        if tr.gone is not None and tr.gone.kind == "pocket" and (
+                                d.where != "surface"):
+                            continue  # one that ran on over a hole's mouth is still on the
+                            # surface; the rim is reached only over a cushion
+                        # nothing moves before the striker does: a piece's detections that
+                        # shift then (half covered by the hand that aims) are not motion
+                        at_rest = aiming and tr.id != self.striker
+                        px, py = tr.pos if at_rest else tr.predict(t)
+                        if reach is None and tr.id not in hidden:
+                            hidden[tr.id] = self._hidden_reach(tr, t)
+                        gate = reach or (STILL if at_rest else self._gate(tr, t))
+                        dist = math.hypot(d.x - px, d.y - py)
+                        if tr.missing:  # lost for a while: it may have bounced meanwhile
+                            away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
+                            dist = min(dist, away)
+                            bound = hidden[tr.id] if reach is None and not at_rest else None
+                            if bound is not None and away >= bound.sent and not self._on_course(
+                                    tr, d.x, d.y, bound.own):
+                                continue  # farther from its last sighting than it can be
+                        # a piece thought gone (into a hole, off the table) is seen again
+                        # only in a detection no piece still followed claims: one coming to
+                        # rest where another vanished is that piece, not the lost one back
+                        lost = tr.gone is not None and tr.gone.kind != "rim"
+                        if dist < gate and lost == thought_gone:
+                            pairs.append((dist, i, tr.id))
+                for _, i, tid in sorted(pairs):
+                    if i in used_d or tid in used_t:
                         continue
-                    if tr.gone is not None and tr.gone.kind == "pocket" and (
-                            d.where != "surface"):
-                        continue  # one that ran on over a hole's mouth is still on the
-                        # surface; the rim is reached only over a cushion
-                    # nothing moves before the striker does: a piece's detections that
-                    # shift then (half covered by the hand that aims) are not motion
-                    at_rest = aiming and tr.id != self.striker
-                    px, py = tr.pos if at_rest else tr.predict(t)
-                    if reach is None and tr.id not in hidden:
-                        hidden[tr.id] = self._hidden_reach(tr, t)
-                    gate = reach or (STILL if at_rest else self._gate(tr, t))
-                    dist = math.hypot(d.x - px, d.y - py)
-                    if tr.missing:  # lost for a while: it may have bounced meanwhile
-                        away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
-                        dist = min(dist, away)
-                        bound = hidden[tr.id] if reach is None and not at_rest else None
-                        if bound is not None and away >= bound.sent and not self._on_course(
-                                tr, d.x, d.y, bound.own):
-                            continue  # farther from its last sighting than it can be
-                    # a piece thought gone (into a hole, off the table) is seen again
-                    # only in a detection no piece still followed claims: one coming to
-                    # rest where another vanished is that piece, not the lost one back
-                    lost = tr.gone is not None and tr.gone.kind != "rim"
-                    if dist < gate and lost == thought_gone:
-                        pairs.append((dist, i, tr.id))
-            for _, i, tid in sorted(pairs):
-                if i in used_d or tid in used_t:
-                    continue
-                used_d.add(i)
-                used_t.add(tid)
-                tr = self.tracks[tid]
-                tr.refound = REFOUND if tr.missing * self.frame > LOST_FOR else max(
-                    tr.refound - 1, 0)
-                if tr.refound:
-                    tr.unsure.append(t)
-                if tr.seeded:  # where the camera sees it is where it stands (whatever
-                    tr.points.clear()  # small bias detection has), the reference for moves
-                    tr.seeded = False
-                if aiming and tid != self.striker:
-                    self._aimed_at(tr, t, dets[i])
-                else:
-                    # found farther than it was going: was it struck? (one found again
-                    # after long out of sight has no speed the frames know: followed)
-                    if tr.points and tid != self.striker and tr.gone is None and (
-                            not tr.missing) and not tr.refound and math.hypot(
-                            dets[i].x - tr.pos[0], dets[i].y - tr.pos[1]) > self._own_reach(
-                            tr, t):
-                        jumps[tid] = tr
-                    tr.points.append((t, dets[i].x, dets[i].y))
-                tr.missing = 0
-                if dets[i].where != "rim":
-                    tr.gone = None  # seen again: not gone after all
-                elif tr.gone is None or tr.gone.kind != "rim":
-                    # come to rest on the rim; once there it stays there (the jitter of
-                    # a resting piece's detections is no motion) — as unsure as its
-                    # finding, if found there only after long out of sight (held-out
-                    # 8526: R09, hidden under the arm for a second, "found" on the rim
-                    # in a faint detection 150 mm away and sure of it once seen there
-                    # enough times)
-                    tr.gone = Gone("rim", "", t, REGAINED if tr.refound else 1.0) if \
-                        math.hypot(*tr.velocity()) < MOVING else None
-        if jumps:
-            used_t -= self._hold_the_unstruck(t, jumps)
+                    used_d.add(i)
+                    used_t.add(tid)
+                    taken[tid] = i
+                    tr = self.tracks[tid]
+                    tr.refound = REFOUND if tr.missing * self.frame > LOST_FOR else max(
+                        tr.refound - 1, 0)
+                    if tr.refound:
+                        tr.unsure.append(t)
+                    if tr.seeded:  # where the camera sees it is where it stands (whatever
+                        tr.points.clear()  # small bias detection has), the reference for moves
+                        tr.seeded = False
+                    if aiming and tid != self.striker:
+                        self._aimed_at(tr, t, dets[i])
+                    else:
+                        # found farther than it was going: was it struck? (one found again
+                        # after long out of sight has no speed the frames know: followed)
+                        if tr.points and self._paced(tr) and tr.gone is None and (
+                                not tr.missing) and not tr.refound and math.hypot(
+                                dets[i].x - tr.pos[0], dets[i].y - tr.pos[1]) > self._own_reach(
+                                tr, t):
+                            jumps[tid] = tr
+                        tr.points.append((t, dets[i].x, dets[i].y))
+                    tr.missing = 0
+                    if dets[i].where != "rim":
+                        tr.gone = None  # seen again: not gone after all
+                    elif tr.gone is None or tr.gone.kind != "rim":
+                        # come to rest on the rim; once there it stays there (the jitter of
+                        # a resting piece's detections is no motion) — as unsure as its
+                        # finding, if found there only after long out of sight (held-out
+                        # 8526: R09, hidden under the arm for a second, "found" on the rim
+                        # in a faint detection 150 mm away and sure of it once seen there
+                        # enough times)
+                        tr.gone = Gone("rim", "", t, REGAINED if tr.refound else 1.0) if \
+                            math.hypot(*tr.velocity()) < MOVING else None
+            undone = self._hold_the_unstruck(t, jumps) if jumps else set()
+            used_t -= undone
+            used_d -= {taken[tid] for tid in undone}
+            # a jump undone leaves its piece, and its detection, to be matched near where
+            # each was, of either kind (held-out 8589: under the cue, the striker read
+            # as a red piece and R16 beside it as a striker; each track took the other's
+            # detection, 90 mm away)
+            jumps = {}
+            passes = ((15.0, True, False),) if undone else ()
         self._note_unclaimed(t, (d for i, d in enumerate(dets) if i not in used_d))
         for tr in live:
             if tr.id not in used_t:
@@ -501,6 +512,15 @@ class ShotTracker:
             return 0.0
         return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
 
+    def _paced(self, tr: Track) -> bool:
+        """Whether how far a track can go is known: a piece's always (it moves only when
+        struck: _sent_reach), the striker's once seen moving three times (before, the cue
+        may be sending it unseen under the hand, or it was lost before its speed was
+        seen)."""
+        if tr.id != self.striker:
+            return True
+        return self.start_time is not None and tr.seen_since(self.start_time) >= 3
+
     def _hidden_reach(self, tr: Track, t: float) -> Reach | None:
         """How far (mm) from its last sighting a piece out of sight since (under a hand,
         a cue, a sleeve; a blurred streak) may be found at time ``t``: as far as it was
@@ -511,13 +531,8 @@ class ShotTracker:
         its speed was seen); a piece gone. The striker once seen moving is bounded even
         when thought gone (held-out 8133: pocketed in NE, it took a red disc of its size
         690 mm away, two of red's row read as one, and was found resting there)."""
-        if not tr.missing:
-            return None
-        if tr.id == self.striker:
-            start = self.start_time
-            if start is None or tr.seen_since(start) < 3:
-                return None
-        elif tr.gone is not None:
+        if not tr.missing or not self._paced(tr) or (
+                tr.id != self.striker and tr.gone is not None):
             return None
         reach = self._sent_reach(tr, t)
         struck = tr.struck_at() if tr.id != self.striker else None
@@ -1007,9 +1022,28 @@ class ShotTracker:
 
     def _struck_then(self, tr: Track, contacts: list[Contact], t0: float) -> bool:
         """Whether something met the track (a contact of ``contacts``, timed from
-        ``t0``) no earlier than two frames before it was last seen."""
+        ``t0``) no earlier than two frames before it was last seen, fast enough to send
+        it over a cushion: another piece going faster than LEAP / SENT_FASTER, or a
+        cushion met faster than LEAP (held-out 8589: R15 and R16, creeping at 60 mm/s
+        after the striker came back into red's row, touched as the cue came over them
+        and were called off the table)."""
         last = tr.points[-1][0] - t0 - 2 * self.frame
-        return any(tr.id in (c.a, c.b) and c.t >= last for c in contacts)
+        for c in contacts:
+            if tr.id not in (c.a, c.b) or c.t < last:
+                continue
+            other = self.tracks.get(c.other(tr.id))
+            need = LEAP / SENT_FASTER if other is not None else LEAP
+            if self._fastest_near(other or tr, t0 + c.t) > need:
+                return True
+        return False
+
+    def _fastest_near(self, tr: Track, t: float) -> float:
+        """The fastest (mm/s) a track was seen going, sighting to sighting, within two
+        frames of time ``t``."""
+        span = 2 * self.frame
+        return max((math.dist(a[1:], b[1:]) / max(b[0] - a[0], 1e-6)
+                    for a, b in zip(tr.points, tr.points[1:], strict=False)
+                    if b[0] >= t - span and a[0] <= t + span), default=0.0)
 
     def _on_the_lip(self, tr: Track, hole: str) -> tuple[float, float] | None:
         """Where a piece seen resting just inside a hole's edge really rests: on the lip,
