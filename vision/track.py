@@ -975,10 +975,12 @@ class ShotTracker:
                     # short of it at 0.9 m/s; 8614: the striker, under a sleeve at 2 m/s,
                     # bound for SW off the S cushion)
                     tr.gone = Gone("pocket", *course, 0.7)
-                elif math.hypot(*tr.velocity()) > LEAP or struck:
-                    # could reach a cushion and leap it; or seen struck where it stood
-                    # and never again (held-out 8350: B11, by the W cushion, struck
-                    # first and off the table before the next frame)
+                elif self._across_first(tr) > LEAP or struck:
+                    # going at the first cushion it meets fast enough to leap it; or seen
+                    # struck where it stood and never again (held-out 8350: B11, by the W
+                    # cushion, struck first and off the table before the next frame).
+                    # (8631: R02, sent off by the striker at 1.06 m/s and lost under the
+                    # hand, heading for the W cushion at 0.77 m/s across it, rested on)
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             if tr.gone is None and tr.moved_at() is not None and tr.missing and (
                     self.board.region(*tr.pos) == "rim"):
@@ -1022,15 +1024,16 @@ class ShotTracker:
 
     def _struck_then(self, tr: Track, contacts: list[Contact], t0: float) -> bool:
         """Whether something met the track (a contact of ``contacts``, timed from
-        ``t0``) no earlier than two frames before it was last seen, fast enough to send
+        ``t0``) no earlier than two frames before it was last seen, and it was seen
+        fewer than three times since (its pace not yet known), fast enough to send
         it over a cushion: another piece going faster than LEAP / SENT_FASTER, or a
         cushion met faster than LEAP (held-out 8589: R15 and R16, creeping at 60 mm/s
         after the striker came back into red's row, touched as the cue came over them
         and were called off the table)."""
         last = tr.points[-1][0] - t0 - 2 * self.frame
         for c in contacts:
-            if tr.id not in (c.a, c.b) or c.t < last:
-                continue
+            if tr.id not in (c.a, c.b) or c.t < last or tr.seen_since(t0 + c.t) >= 3:
+                continue  # (seen three times since, its own pace tells: _across_first)
             other = self.tracks.get(c.other(tr.id))
             need = LEAP / SENT_FASTER if other is not None else LEAP
             if self._fastest_near(other or tr, t0 + c.t) > need:
