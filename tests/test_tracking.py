@@ -1588,3 +1588,36 @@ def test_a_piece_lost_after_its_pace_was_seen_too_slow_to_leap_stays_on_the_tabl
     it, too slowly to leap it, and no hole lies on its course: hidden on the table."""
     seen = _followed(STRIKER_8631, {"R02": R02_8631}, frames=90).record()
     assert not seen.exits and not seen.pockets and "R02" in seen.final
+
+
+# held-out 8669 as the camera saw it (as 8313's above): struck ESE from the SE circle,
+# the striker is first seen nudged 4 mm N in its circle (the cue tip merged in), then off
+# the E cushion, off the S cushion, along the S side into B13, and out of sight under the
+# arm until it comes back off the W cushion
+STRIKER_8669 = {-1: (267, -266), 0: (267, -262), 1: (351, -293), 2: (314, -309),
+                3: (270, -324), 4: (227, -339), 5: (184, -350), 6: (147, -341),
+                7: (110, -332), 8: (72, -324), 9: (36, -315), 10: (0, -307), 11: (-36, -298),
+                12: (-71, -290), 13: (-106, -284), 25: (-323, -117), 29: (-295, -97),
+                30: (-290, -95), 31: (-283, -94), 32: (-277, -92), 34: (-268, -90),
+                36: (-261, -84), 38: (-250, -77), 40: (-245, -73), 42: (-243, -65),
+                48: (-233, -65), 50: (-237, -68)}
+B13_8669 = {13: (-125, -310), 14: (-143, -325), 15: (-161, -340), 16: (-180, -354),
+            17: (-192, -348), 18: (-204, -339), 19: (-216, -331), 20: (-227, -323),
+            21: (-239, -315), 22: (-249, -308), 23: (-260, -302), 24: (-270, -294),
+            25: (-280, -287), 26: (-290, -281), 27: (-300, -274), 28: (-308, -267),
+            29: (-316, -262), 30: (-324, -256), 32: (-340, -245), 34: (-353, -236),
+            36: (-347, -228), 38: (-341, -222), 40: (-336, -217), 42: (-332, -213),
+            44: (-329, -210), 46: (-328, -207), 48: (-327, -208)}
+
+
+def test_a_cushion_the_striker_is_seen_to_bounce_off_first_is_its_first_contact():
+    """Held-out 8669, in detections: the striker's first sighting, nudged 4 mm N in its
+    circle by the cue, gave the stroke's line N (the next sighting was already off the E
+    cushion), and the first contact was called B13, the first piece seen set moving by
+    the striker — where the frames show it bouncing off the E and S cushions, at speed
+    both ways, before. A clear bounce before the line's first contact is the first
+    contact; the line and the frames disagree, so it is asked."""
+    seen = _followed(STRIKER_8669, {"B13": B13_8669}, frames=90).record()
+    first = seen.contacts_of("RS")[0]
+    assert first.other("RS") == "cushion:E" and first.confidence < SURE
+    assert 0.0 < first.t < 0.05

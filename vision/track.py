@@ -1091,6 +1091,16 @@ class ShotTracker:
             # and the line disagree, so the referee is asked to confirm.
             c = min(grazed, key=lambda c: c.t)
             first = Contact(c.t, self.striker, c.other(self.striker), confidence=GRAZE)
+        bounced = [c for c in self._cushions(st, t0, None) if c.confidence >= 0.95 and
+                   first is not None and c.t < first.t - self.frame]
+        if bounced:
+            # the frames show the striker bouncing off a cushion, at speed both ways,
+            # before the line's (or a graze's) first contact: the line was fitted to no
+            # stroke (held-out 8669: its first sighting, nudged 4 mm N in its circle by
+            # the cue, gave a line N; struck ESE, it was next seen off the E cushion).
+            # The frames and the line disagree: the bounce, asked
+            c = min(bounced, key=lambda c: c.t)
+            first = Contact(c.t, self.striker, c.b, confidence=GRAZE)
         out: list[Contact] = [first] if first else []
         out += [c for c in hits if not (first and {first.a, first.b} == {c.a, c.b})]
         out += [c for c in again if not any(  # (a restart seen as the first contact)
