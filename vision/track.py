@@ -296,83 +296,15 @@ class ShotTracker:
                   (None, False, True))
         taken: dict[str, int] = {}  # the detection each track took
         while passes:
-            for reach, any_kind, thought_gone in passes:
-                pairs = []
-                for i, d in enumerate(dets):
-                    if i in used_d:
-                        continue
-                    if reach is None and self._beside_a_resting_piece(d, used_t):
-                        continue  # a piece that stands still, not where a moving one went
-                    for tr in live:
-                        if tr.id in used_t or tr.colour != d.colour or (
-                                (tr.kind == "striker") != (d.kind == "striker") and not any_kind):
-                            continue
-                        if d.weak and not self._left(tr):
-                            continue  # a maybe-piece on the rim: only for one that left
-                        if tr.missing and self._fixture(d) and not self._stood_there(tr, d, t):
-                            continue
-                        if tr.gone is not None and tr.gone.kind == "pocket" and (
-                                d.where != "surface"):
-                            continue  # one that ran on over a hole's mouth is still on the
-                            # surface; the rim is reached only over a cushion
-                        # nothing moves before the striker does: a piece's detections that
-                        # shift then (half covered by the hand that aims) are not motion
-                        at_rest = aiming and tr.id != self.striker
-                        px, py = tr.pos if at_rest else tr.predict(t)
-                        if reach is None and tr.id not in hidden:
-                            hidden[tr.id] = self._hidden_reach(tr, t)
-                        gate = reach or (STILL if at_rest else self._gate(tr, t))
-                        dist = math.hypot(d.x - px, d.y - py)
-                        if tr.missing:  # lost for a while: it may have bounced meanwhile
-                            away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
-                            dist = min(dist, away)
-                            bound = hidden[tr.id] if reach is None and not at_rest else None
-                            if bound is not None and away >= bound.sent and not self._on_course(
-                                    tr, d.x, d.y, bound.own):
-                                continue  # farther from its last sighting than it can be
-                        # a piece thought gone (into a hole, off the table) is seen again
-                        # only in a detection no piece still followed claims: one coming to
-                        # rest where another vanished is that piece, not the lost one back
-                        lost = tr.gone is not None and tr.gone.kind != "rim"
-                        if dist < gate and lost == thought_gone:
-                            pairs.append((dist, i, tr.id))
-                for _, i, tid in sorted(pairs):
+            for rule in passes:
+                for _, i, tid in sorted(self._pairs(t, dets, live, rule, used_d, used_t,
+                                                    hidden, aiming)):
                     if i in used_d or tid in used_t:
                         continue
                     used_d.add(i)
                     used_t.add(tid)
                     taken[tid] = i
-                    tr = self.tracks[tid]
-                    tr.refound = REFOUND if tr.missing * self.frame > LOST_FOR else max(
-                        tr.refound - 1, 0)
-                    if tr.refound:
-                        tr.unsure.append(t)
-                    if tr.seeded:  # where the camera sees it is where it stands (whatever
-                        tr.points.clear()  # small bias detection has), the reference for moves
-                        tr.seeded = False
-                    if aiming and tid != self.striker:
-                        self._aimed_at(tr, t, dets[i])
-                    else:
-                        # found farther than it was going: was it struck? (one found again
-                        # after long out of sight has no speed the frames know: followed)
-                        if tr.points and self._paced(tr) and tr.gone is None and (
-                                not tr.missing) and not tr.refound and math.hypot(
-                                dets[i].x - tr.pos[0], dets[i].y - tr.pos[1]) > self._own_reach(
-                                tr, t):
-                            jumps[tid] = tr
-                        tr.points.append((t, dets[i].x, dets[i].y))
-                    tr.missing = 0
-                    if dets[i].where != "rim":
-                        tr.gone = None  # seen again: not gone after all
-                    elif tr.gone is None or tr.gone.kind != "rim":
-                        # come to rest on the rim; once there it stays there (the jitter of
-                        # a resting piece's detections is no motion) — as unsure as its
-                        # finding, if found there only after long out of sight (held-out
-                        # 8526: R09, hidden under the arm for a second, "found" on the rim
-                        # in a faint detection 150 mm away and sure of it once seen there
-                        # enough times)
-                        tr.gone = Gone("rim", "", t, REGAINED if tr.refound else 1.0) if \
-                            math.hypot(*tr.velocity()) < MOVING else None
+                    self._take(self.tracks[tid], t, dets[i], aiming, jumps)
             undone = self._hold_the_unstruck(t, jumps) if jumps else set()
             used_t -= undone
             used_d -= {taken[tid] for tid in undone}
@@ -389,6 +321,88 @@ class ShotTracker:
                 self._vanished(tr, t)
         self._note_swaps(t)
         self._segment(t)
+
+    def _pairs(self, t: float, dets: list[Detection], live: list[Track], rule: tuple,
+               used_d: set[int], used_t: set[str], hidden: dict[str, Reach | None],
+               aiming: bool) -> list[tuple[float, int, str]]:
+        """The (distance, detection index, track id) of every detection a track not yet
+        matched may take under one of ``update``'s rules (``reach``: how near, in mm,
+        None for anywhere it can have gone; ``any_kind``: a striker's detection for a
+        piece and the other way; ``thought_gone``: the tracks thought gone only)."""
+        reach, any_kind, thought_gone = rule
+        pairs = []
+        for i, d in enumerate(dets):
+            if i in used_d:
+                continue
+            if reach is None and self._beside_a_resting_piece(d, used_t):
+                continue  # a piece that stands still, not where a moving one went
+            for tr in live:
+                if tr.id in used_t or tr.colour != d.colour or (
+                        (tr.kind == "striker") != (d.kind == "striker") and not any_kind):
+                    continue
+                if d.weak and not self._left(tr):
+                    continue  # a maybe-piece on the rim: only for one that left
+                if tr.missing and self._fixture(d) and not self._stood_there(tr, d, t):
+                    continue
+                if tr.gone is not None and tr.gone.kind == "pocket" and (
+                        d.where != "surface"):
+                    continue  # one that ran on over a hole's mouth is still on the
+                    # surface; the rim is reached only over a cushion
+                # nothing moves before the striker does: a piece's detections that shift
+                # then (half covered by the hand that aims) are not motion
+                at_rest = aiming and tr.id != self.striker
+                px, py = tr.pos if at_rest else tr.predict(t)
+                if reach is None and tr.id not in hidden:
+                    hidden[tr.id] = self._hidden_reach(tr, t)
+                gate = reach or (STILL if at_rest else self._gate(tr, t))
+                dist = math.hypot(d.x - px, d.y - py)
+                if tr.missing:  # lost for a while: it may have bounced meanwhile
+                    away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
+                    dist = min(dist, away)
+                    bound = hidden[tr.id] if reach is None and not at_rest else None
+                    if bound is not None and away >= bound.sent and not self._on_course(
+                            tr, d.x, d.y, bound.own):
+                        continue  # farther from its last sighting than it can be
+                # a piece thought gone (into a hole, off the table) is seen again only in
+                # a detection no piece still followed claims: one coming to rest where
+                # another vanished is that piece, not the lost one back
+                lost = tr.gone is not None and tr.gone.kind != "rim"
+                if dist < gate and lost == thought_gone:
+                    pairs.append((dist, i, tr.id))
+        return pairs
+
+    def _take(self, tr: Track, t: float, d: Detection, aiming: bool,
+              jumps: dict[str, Track]) -> None:
+        """Track ``tr`` takes detection ``d`` at time ``t``; a take farther than it was
+        going is noted in ``jumps`` (``_hold_the_unstruck`` judges them)."""
+        tr.refound = REFOUND if tr.missing * self.frame > LOST_FOR else max(
+            tr.refound - 1, 0)
+        if tr.refound:
+            tr.unsure.append(t)
+        if tr.seeded:  # where the camera sees it is where it stands (whatever
+            tr.points.clear()  # small bias detection has), the reference for moves
+            tr.seeded = False
+        if aiming and tr.id != self.striker:
+            self._aimed_at(tr, t, d)
+        else:
+            # found farther than it was going: was it struck? (one found again after long
+            # out of sight has no speed the frames know: followed)
+            if tr.points and self._paced(tr) and tr.gone is None and not tr.missing and (
+                    not tr.refound) and math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]) > (
+                    self._own_reach(tr, t)):
+                jumps[tr.id] = tr
+            tr.points.append((t, d.x, d.y))
+        tr.missing = 0
+        if d.where != "rim":
+            tr.gone = None  # seen again: not gone after all
+        elif tr.gone is None or tr.gone.kind != "rim":
+            # come to rest on the rim; once there it stays there (the jitter of a resting
+            # piece's detections is no motion) — as unsure as its finding, if found there
+            # only after long out of sight (held-out 8526: R09, hidden under the arm for
+            # a second, "found" on the rim in a faint detection 150 mm away and sure of
+            # it once seen there enough times)
+            tr.gone = Gone("rim", "", t, REGAINED if tr.refound else 1.0) if \
+                math.hypot(*tr.velocity()) < MOVING else None
 
     def _note_unclaimed(self, t: float, dets: Iterable[Detection]) -> None:
         """Count the detections no track took at time ``t``, place by place
