@@ -78,6 +78,7 @@ HIDDEN = 0.65  # the most in a first contact that may lie where the striker went
 SURE_HIT = 0.95  # a piece set moving with no other mover near it: what moved it is sure
 UNSEEN_GRAZE = 0.85  # the most in a first contact whose line passes another piece at a tangent
 GRAZE = 0.8  # a first contact the frames show and the striker's fitted line misses
+CLEAR = 0.95  # a bounce off a cushion seen at speed both ways
 UNSEEN_SPAN = 0.15  # s: a mover out of sight this long at most is taken to have gone straight
 # a track found again after LOST_FOR s out of sight is not sure to be its piece (a
 # sleeve's end passing where the piece went under it) until seen this many times more;
@@ -582,10 +583,8 @@ class ShotTracker:
             ux, uy = way
             return (qx - px) * ux + (qy - py) * uy, abs((qx - px) * uy - (qy - py) * ux)
 
-        b = self.board
-        edge = b.half - b.radius_of(tr.id)
-        drop = b.hole_diameter / 2 + 0.3 * b.radius_of(tr.id)  # (as _coast's)
-        holes = [b.hole_centre(h) for h in CORNERS] if speed <= NO_DROP else []
+        edge, drop = self._edge(tr), self._drop_reach(tr)
+        holes = [self.board.hole_centre(h) for h in CORNERS] if speed <= NO_DROP else []
         # q -> s q + o: as it is, and mirrored across each cushion (for a point within
         # the cushions: one beyond them, on the rim, is reached only by leaping)
         flips = ((1.0, 0.0), (-1.0, 2 * edge), (-1.0, -2 * edge))
@@ -838,11 +837,20 @@ class ShotTracker:
             return False
         return tr.points[-1][0] - tr.points[-2][0] > 1.5 * self.frame
 
+    def _edge(self, tr: Track) -> float:
+        """How far (mm) from the board's middle a track's centre is when it touches a
+        cushion."""
+        return self.board.half - self.board.radius_of(tr.id)
+
+    def _drop_reach(self, tr: Track) -> float:
+        """How near (mm) a hole's centre a track's centre passes when the hole takes it."""
+        return self.board.hole_diameter / 2 + 0.3 * self.board.radius_of(tr.id)
+
     def _across_first(self, tr: Track) -> float:
         """How fast (mm/s) a track, going on at its last velocity, crosses the first
         cushion it meets (toward it: what a leap over it takes, LEAP)."""
         (x, y), (vx, vy) = tr.pos, tr.velocity()
-        edge = self.board.half - self.board.radius_of(tr.id)
+        edge = self._edge(tr)
         tx = (edge - x * math.copysign(1, vx)) / abs(vx) if vx else math.inf
         ty = (edge - y * math.copysign(1, vy)) / abs(vy) if vy else math.inf
         return abs(vx) if tx <= ty else abs(vy)
@@ -874,8 +882,7 @@ class ShotTracker:
             return None
         if slowing:
             horizon = min(horizon, math.hypot(vx, vy) / slowing)
-        edge = b.half - b.radius_of(tr.id)
-        reach = b.hole_diameter / 2 + 0.3 * b.radius_of(tr.id)
+        edge, reach = self._edge(tr), self._drop_reach(tr)
         holes = [(h, b.hole_centre(h)) for h in CORNERS]
         step = 0.002
         c, s = math.cos(turn), math.sin(turn)
@@ -976,25 +983,24 @@ class ShotTracker:
                     tr.pos[1] - self.board.hole_centre(h)[1]))
                 # (the frames never show where it went: a guess the referee confirms);
                 # too slow for the cushion, no hole near and none on its course, it is on
-                # the table, hidden (under a hand) where it was last seen going
-                struck = self._struck_then(tr, contacts, t0)
-                course = self._coast(tr, math.inf, slowing=SLOWING)
+                # the table, hidden (under a hand) where it was last seen going. It may
+                # leap a cushion going at the first it meets fast enough; or seen struck
+                # where it stood and never again (held-out 8350: B11, by the W cushion,
+                # struck first and off the table before the next frame). (8631: R02,
+                # sent off by the striker at 1.06 m/s and lost under the hand, heading
+                # for the W cushion at 0.77 m/s across it, rested on)
+                leaps = self._across_first(tr) > LEAP or self._struck_then(tr, contacts, t0)
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
-                elif course is not None and not struck and self._across_first(tr) <= LEAP:
+                elif not leaps and (course := self._coast(tr, math.inf, slowing=SLOWING)):
                     # its course, slowing no faster than a slick board slows it, runs
                     # into a hole, meeting any cushion too slowly to leap it (held-out
                     # 8579: R12, lost under the cue lying along its way into SE, 110 mm
                     # short of it at 0.9 m/s; 8614: the striker, under a sleeve at 2 m/s,
                     # bound for SW off the S cushion)
                     tr.gone = Gone("pocket", *course, 0.7)
-                elif self._across_first(tr) > LEAP or struck:
-                    # going at the first cushion it meets fast enough to leap it; or seen
-                    # struck where it stood and never again (held-out 8350: B11, by the W
-                    # cushion, struck first and off the table before the next frame).
-                    # (8631: R02, sent off by the striker at 1.06 m/s and lost under the
-                    # hand, heading for the W cushion at 0.77 m/s across it, rested on)
+                elif leaps:
                     tr.gone = Gone("off", "", tr.points[-1][0], 0.7)
             if tr.gone is None and tr.moved_at() is not None and tr.missing and (
                     self.board.region(*tr.pos) == "rim"):
@@ -1105,7 +1111,7 @@ class ShotTracker:
             # and the line disagree, so the referee is asked to confirm.
             c = min(grazed, key=lambda c: c.t)
             first = Contact(c.t, self.striker, c.other(self.striker), confidence=GRAZE)
-        bounced = [c for c in self._cushions(st, t0, None) if c.confidence >= 0.95 and
+        bounced = [c for c in self._cushions(st, t0, None) if c.confidence >= CLEAR and
                    first is not None and c.t < first.t - self.frame]
         if bounced:
             # the frames show the striker bouncing off a cushion, at speed both ways,
@@ -1274,7 +1280,7 @@ class ShotTracker:
                     # a bounce seen at speed both ways is no jitter of a piece at rest
                     clear = min(sign * (pb - pa), sign * (pb - pc)) / (tb - ta) > 150.0
                     contact = Contact(round(t - t0, 4), tr.id, cushion(side),
-                                      confidence=0.95 if clear else 0.8)
+                                      confidence=CLEAR if clear else 0.8)
                     if not (skip_first and skip_first.b == contact.b and
                             abs(skip_first.t - contact.t) < 0.05):
                         out.append(contact)
