@@ -1472,6 +1472,46 @@ def test_a_piece_whose_course_runs_over_a_hole_is_not_looked_for_beyond_it():
     assert seen.pockets[0].confidence < SURE and not seen.exits
 
 
+
+# held-out 8759 as the camera saw it (as 8313's above): the striker from SE, off the E
+# cushion, runs W along the S side at 2.3 m/s (across the S cushion's line at 0.3 m/s)
+# under the player's red sleeve, and drops into SW unseen; the sleeve's edge on the S rim
+# is read as red's striker
+STRIKER_8759 = {-1: (265, -265), 2: (319, -277), 3: (275, -278), 4: (241, -280),
+                5: (202, -287), 6: (165, -293), 7: (127, -298), 8: None}
+SLEEVE_8759 = {k: [("red", "striker", -297, -390, "rim")] for k in range(17, 60)}
+
+
+def test_a_piece_is_not_looked_for_on_the_rim_over_a_cushion_too_slow_to_leap():
+    """Held-out 8759, in detections: the striker, lost under the sleeve running W at
+    2.3 m/s, took the sleeve's edge on the S rim 430 mm on, a little aside its heading,
+    and was called onto the rim (5.4), sure — where it dropped into SW (5.3). Its way
+    there leaps the S cushion, which it was crossing toward at 0.3 m/s: no piece leaps a
+    cushion that slowly (LEAP). Lost so and never seen again, its course runs into SW:
+    pocketed, asked."""
+    seen = _followed(STRIKER_8759, {}, frames=60, strays=SLEEVE_8759).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "SW")]
+    assert seen.pockets[0].confidence < SURE and not seen.exits
+
+
+def test_a_piece_found_again_farther_than_it_was_going_stays_unsure_where_it_went():
+    """Held-out 8759, in detections: R16 stood under the player's sleeve from the first
+    frame, and the striker passed it unseen within a few millimetres of touching. Its
+    first sighting was the sleeve's edge 370 mm away, and it was followed about the
+    sleeve's edge on the rim, read jittering 30 mm, until it settled there: called gone
+    onto the rim (6.5), sure, since it was seen there eight times — where it never
+    moved. Found again after long out of sight farther than it was going, only "it may
+    have been struck" made that detection R16, and no later sighting makes it surer:
+    where it went is asked."""
+    r16 = {-30: (90, -257), 17: (-274, -216), 41: (-274, -216)}
+    r16 |= {k: (x, -388, "rim") for k, x in [
+        (18, -263), (19, -250), (21, -264), (22, -271), (23, -254), (24, -266), (25, -285),
+        (26, -270), (27, -265), (32, -260), (34, -270), (35, -252), (36, -270), (37, -273),
+        (38, -273), (43, -257)] + [(k, -263) for k in range(44, 60)]}
+    r16 |= {29: (-390, -229, "rim"), 30: (-418, -228, "rim")}
+    seen = _followed(STRIKER_8759, {"R16": r16}, frames=60, strays=SLEEVE_8759).record()
+    assert [e.piece for e in seen.exits] == ["R16"] and seen.exits[0].confidence < SURE
+
 # held-out 8589 as the camera saw it (as 8313's above): a break from red's SE circle; the
 # striker, back off the N cushion, comes to rest by red's row at SE, nudging R13-R16; the
 # player's cue comes over them: the striker is read as a red piece and R16 as a striker,

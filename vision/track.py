@@ -130,6 +130,9 @@ class Track:
     seeded: bool = False  # its one point is where the table state says it stands
     gone: Gone | None = None
     refound: int = 0  # sightings still to come before it is sure to be its piece (REFOUND)
+    # found again after long out of sight farther than it was going: only "it may have
+    # been struck" made it this piece, and no sighting since can make that surer
+    regained: bool = False
     unsure: list[float] = field(default_factory=list)  # times of sightings made meanwhile
 
     @property
@@ -376,8 +379,12 @@ class ShotTracker:
               jumps: dict[str, Track]) -> None:
         """Track ``tr`` takes detection ``d`` at time ``t``; a take farther than it was
         going is noted in ``jumps`` (``_hold_the_unstruck`` judges them)."""
-        tr.refound = REFOUND if tr.missing * self.frame > LOST_FOR else max(
-            tr.refound - 1, 0)
+        if tr.missing * self.frame > LOST_FOR:
+            tr.refound = REFOUND
+            tr.regained = tr.regained or math.hypot(d.x - tr.pos[0], d.y - tr.pos[1]) > (
+                self._own_reach(tr, t))
+        else:
+            tr.refound = max(tr.refound - 1, 0)
         if tr.refound:
             tr.unsure.append(t)
         if tr.seeded:  # where the camera sees it is where it stands (whatever
@@ -510,9 +517,11 @@ class ShotTracker:
         """How sure the record is of where a gone track went: as sure as the frames
         made it, less if it may have swapped identity before (``_trust``, ``doubt``
         from ``_doubts``) or was found again too lately to be sure it is its piece
-        (``Track.refound``)."""
+        (``Track.refound``), or found again farther than it was going (``Track.regained``:
+        held-out 8759, R16, unseen under the sleeve while the striker passed it, "found" on
+        the sleeve's edge 370 mm away and followed onto the rim)."""
         told = self._trust(doubt.get(tr.id), tr.gone.t, tr.gone.confidence)
-        return min(told, REGAINED) if tr.refound else told
+        return min(told, REGAINED) if tr.refound or tr.regained else told
 
     @staticmethod
     def _gate(tr: Track, t: float) -> float:
@@ -567,11 +576,13 @@ class ShotTracker:
         or ahead of it along its last heading, give or take SPREAD of the way run
         (the heading is read from two sightings; a cushion's grip turns it), bouncing
         off the cushions (the point's mirror images across them, unfolded) — and its
-        way there, straight, not over a hole, unless faster than NO_DROP.
+        way there, straight, not over a hole, unless faster than NO_DROP; a point on the
+        rim only over a cushion it was crossing toward faster than LEAP.
         Held-out 8585: B06, running W under the player's sleeve at 1.9 m/s, took the
         sleeve's edge read as a black piece 135 mm to its SE; 8614: the striker, under
         a sleeve at 2 m/s bound for SW off the S cushion, took the sleeve's edge on the
-        W rim, read as a striker, beyond the hole."""
+        W rim, read as a striker, beyond the hole; 8759: running W under a sleeve, across
+        the S cushion's line at 0.3 m/s, the sleeve's edge on the S rim."""
         (px, py), (vx, vy) = tr.pos, tr.velocity()
         speed = math.hypot(vx, vy)
         if math.hypot(x - px, y - py) < STILL or speed < MOVING:
@@ -583,6 +594,9 @@ class ShotTracker:
             ux, uy = way
             return (qx - px) * ux + (qy - py) * uy, abs((qx - px) * uy - (qy - py) * ux)
 
+        if (abs(x) > self.board.half and vx * math.copysign(1, x) <= LEAP or
+                abs(y) > self.board.half and vy * math.copysign(1, y) <= LEAP):
+            return False  # on the rim over a cushion it was crossing too slowly to leap
         edge, drop = self._edge(tr), self._drop_reach(tr)
         holes = [self.board.hole_centre(h) for h in CORNERS] if speed <= NO_DROP else []
         # q -> s q + o: as it is, and mirrored across each cushion (for a point within
