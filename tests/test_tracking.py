@@ -1512,6 +1512,61 @@ def test_a_piece_found_again_farther_than_it_was_going_stays_unsure_where_it_wen
     seen = _followed(STRIKER_8759, {"R16": r16}, frames=60, strays=SLEEVE_8759).record()
     assert [e.piece for e in seen.exits] == ["R16"] and seen.exits[0].confidence < SURE
 
+
+# held-out 8583 as the camera saw it (as 8313's above): the striker from SE sends B02
+# into B16, which runs W at 4.5 m/s and leaps the W cushion (last seen over it); the
+# player's cue over SE makes the hole's mouth read twice as a black piece
+STRIKER_8583 = {-1: (268, -268), 1: (213, -206), 2: (196, -169), 3: (180, -134),
+                4: (163, -99), 5: (149, -70), 6: (138, -55), 7: (129, -39), 8: (120, -21),
+                9: (113, -4), 10: (105, 13), 11: (99, 30), 12: (91, 46), 13: (83, 63),
+                14: (75, 78), 15: (69, 93), 16: (62, 108), 17: (56, 122), 18: (49, 136),
+                19: (43, 150), 20: (37, 164), 21: (31, 177), 22: (26, 190), 23: (24, 200),
+                24: (23, 210), 25: (22, 219), 26: (22, 228), 27: (21, 236), 28: (21, 244),
+                29: (20, 250), 30: (19, 258), 31: (19, 266), 32: (18, 273), 33: (18, 280)}
+B02_8583 = {0: (184, -200), 1: (173, -194), 2: (119, -161), 3: (118, -142), 4: (116, -123),
+            5: (115, -105), 6: (114, -86), 7: (110, -72), 8: (104, -64), 9: (98, -56),
+            10: (92, -48), 11: (88, -41), 12: (83, -33), 13: (77, -26), 14: (71, -19),
+            15: (67, -13), 16: (64, -7), 17: (60, -1), 18: (57, 4), 19: (53, 9),
+            20: (50, 14), 21: (47, 18), 22: (44, 22), 23: (41, 26), 24: (39, 29)}
+B16_8583 = {0: (91, -161), 1: (91, -161), 2: (65, -155), 3: (-5, -135), 4: (-81, -115),
+            5: (-157, -95), 6: (-232, -75), 7: (-304, -57), 8: (-364, -39), 9: None}
+
+
+def test_a_piece_thought_gone_over_a_cushion_is_looked_for_only_back_off_it():
+    """Held-out 8583, in detections: B16, last seen over the W cushion at 4.5 m/s (it
+    left the table: 6.3 小回), took the mouth of SE, read as a black piece 700 mm away
+    under the cue 0.13 s later, and was called pocketed there (5.1 bonus), asked. A piece
+    thought gone over a cushion that did not leave came back off it: it is looked for
+    along its course, bounced, not all round."""
+    mouth = {k: [("black", "piece", 331, -333, "hole")] for k in (14, 16)}
+    seen = _followed(STRIKER_8583, {"B02": B02_8583, "B16": B16_8583}, frames=40,
+                     strays=mouth).record()
+    assert [(e.piece, e.where) for e in seen.exits] == [("B16", "off")]
+    assert not seen.pockets
+
+
+# held-out 8697 as the camera saw it (as 8313's above): the striker from SE nudges R05
+# and runs NW at 3.3 m/s, last seen with its centre over NW's opening; it ran on over
+# the hole, met the N cushion and flew onto the rim
+STRIKER_8697 = {-1: (266, -265), 0: (260, -259), 1: (218, -214), 2: (177, -169),
+                3: (138, -127), 4: (99, -85), 5: (56, -42), 6: (15, -1), 7: (-21, 39),
+                8: (-62, 81), 9: (-101, 121), 10: (-139, 161), 11: (-178, 200),
+                12: (-217, 241), 13: (-257, 279), 14: (-291, 318), 15: (-331, 350), 16: None}
+R05_8697 = {2: (153, -89), 3: (152, -90), 4: (154, -88), 5: (157, -85), 6: (159, -82),
+            7: (160, -81), 8: (162, -79), 9: (163, -78), 10: (163, -76), 11: (164, -76),
+            12: (165, -75)}
+
+
+def test_a_fast_piece_seen_over_a_holes_opening_may_have_run_on_over_it():
+    """Held-out 8697, in detections: the striker, last seen at 3.1 m/s (as read) with its
+    centre 14 mm from NW's, short of it, was called pocketed there, sure (5.3) — it ran
+    on over the opening and flew onto the rim (5.4). Seen with its centre over the
+    opening, faster than RUN_OVER, a piece has not dropped there and may run on over it,
+    as one seen past the centre: the pocket is asked."""
+    seen = _followed(STRIKER_8697, {"R05": R05_8697}, frames=50).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NW")]
+    assert seen.pockets[0].confidence < SURE
+
 # held-out 8589 as the camera saw it (as 8313's above): a break from red's SE circle; the
 # striker, back off the N cushion, comes to rest by red's row at SE, nudging R13-R16; the
 # player's cue comes over them: the striker is read as a red piece and R16 as a striker,

