@@ -1567,6 +1567,32 @@ def test_a_fast_piece_seen_over_a_holes_opening_may_have_run_on_over_it():
     assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NW")]
     assert seen.pockets[0].confidence < SURE
 
+
+# held-out 8782 as the camera saw it (as 8313's above): a break from red's SW circle at
+# 5.7 m/s; the striker is read as a red piece as it leaves (a blurred streak) and on
+# off and on; R01, in red's row behind it, stands under the player's hand throughout
+STRIKER_8782 = {-1: (-265, -266), 4: (-235, 96), 6: (-220, 273), 7: (-214, 337),
+                8: (-213, 341), 9: (-214, 322), 10: (-214, 304), 11: (-214, 287),
+                12: (-214, 268), 13: (-215, 250), 14: (-215, 235), 15: (-215, 219),
+                16: (-215, 203), 17: (-216, 188), 18: (-216, 173), 19: (-216, 158),
+                20: (-216, 144)}
+STREAK_8782 = {0: [("red", "piece", -264, -252, "surface")],
+               1: [("red", "piece", -255, -163, "surface")],
+               2: [("red", "piece", -247, -74, "surface")],
+               5: [("red", "piece", -228, 184, "surface")]}
+
+
+def test_a_striker_seen_leaving_strikes_nothing_behind_it_while_its_pace_is_unknown():
+    """Held-out 8782, in detections: R01, in red's row 90 mm behind the striker and
+    under the player's hand, took the striker's streak 280 mm ahead of it, read as a
+    red piece, and then another, and was called off the table (6.5), asked — where it
+    never moved (held-out 8595 alike: the streak made R01 the striker's first contact).
+    The striker lost before its speed was seen may be anywhere it could have gone; seen
+    leaving its place, only ahead of it that way, not behind."""
+    seen = _followed(STRIKER_8782, {"R01": {-30: (-248, -354), -29: None}}, frames=21,
+                     strays=STREAK_8782).record()
+    assert not seen.exits and not seen.pockets and "R01" not in seen.moved()
+
 # held-out 8589 as the camera saw it (as 8313's above): a break from red's SE circle; the
 # striker, back off the N cushion, comes to rest by red's row at SE, nudging R13-R16; the
 # player's cue comes over them: the striker is read as a red piece and R16 as a striker,

@@ -575,10 +575,12 @@ class ShotTracker:
                         + math.dist(stood[1:], tr.pos))
         return Reach(self._own_reach(tr, t), reach)
 
-    def _on_course(self, tr: Track, x: float, y: float, run: float) -> bool:
+    def _on_course(self, tr: Track, x: float, y: float, run: float,
+                   near: float = STILL) -> bool:
         """Whether a piece lost from sight while going its way, unstruck, can be at (x, y)
-        having run at most ``run`` mm (``_own_reach``): within STILL of its last sighting,
-        or ahead of it along its last heading, give or take SPREAD of the way run
+        — or within ``near`` mm of it — having run at most ``run`` mm (``_own_reach``):
+        within ``near`` of its last sighting, or ahead of it along its last heading, give
+        or take SPREAD of the way run
         (the heading is read from two sightings; a cushion's grip turns it), bouncing
         off the cushions (the point's mirror images across them, unfolded) — and its
         way there, straight, not over a hole, unless faster than NO_DROP; a point on the
@@ -590,7 +592,7 @@ class ShotTracker:
         the S cushion's line at 0.3 m/s, the sleeve's edge on the S rim."""
         (px, py), (vx, vy) = tr.pos, tr.velocity()
         speed = math.hypot(vx, vy)
-        if math.hypot(x - px, y - py) < STILL or speed < MOVING:
+        if math.hypot(x - px, y - py) < near or speed < MOVING:
             return math.hypot(x - px, y - py) < run
         heading = vx / speed, vy / speed
 
@@ -611,7 +613,7 @@ class ShotTracker:
             for sy, oy in flips[:1 if abs(y) > edge else 3]:
                 qx, qy = sx * x + ox, sy * y + oy
                 along, aside = along_aside(qx, qy, heading)
-                if not (-STILL <= along <= run and aside <= STILL + SPREAD * max(along, 0)):
+                if not (-near <= along <= run and aside <= near + SPREAD * max(along, 0)):
                     continue
                 far = math.hypot(qx - px, qy - py)  # the way there, straight (unfolded)
                 way = (qx - px) / far, (qy - py) / far
@@ -708,12 +710,17 @@ class ShotTracker:
                     other.id == self.striker if start is None else
                     other.seen_since(start) < 3):
                 # lost before its speed was seen (a striker struck under the cue, blurred
-                # out from its first frame): it may be anywhere it could have gone
+                # out from its first frame): it may be anywhere it could have gone — once
+                # seen leaving its place, ahead of it that way (held-out 8595 and 8782:
+                # R01, in red's row under the hand behind the striker, took the striker's
+                # streak 280 mm ahead of it, read as a red piece)
                 gap = t - other.points[-1][0]
-                if any(math.dist(other.pos, here[1:]) <= TOP_SPEED * gap + 2 * (
-                        self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0)
-                       for o, here in group.items()):
-                    reach = max(reach, STILL + SENT_FASTER * TOP_SPEED * gap)
+                for o, here in group.items():
+                    touch = self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0
+                    if math.dist(other.pos, here[1:]) <= TOP_SPEED * gap + 2 * touch and (
+                            start is None or self._on_course(
+                                other, *here[1:], TOP_SPEED * gap + touch, STILL + touch)):
+                        reach = max(reach, STILL + SENT_FASTER * TOP_SPEED * gap)
                 continue
             if start is None:
                 continue  # (one never seen STARTED mm from its place has struck nothing)
