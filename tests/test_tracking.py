@@ -1593,6 +1593,31 @@ def test_a_striker_seen_leaving_strikes_nothing_behind_it_while_its_pace_is_unkn
                      strays=STREAK_8782).record()
     assert not seen.exits and not seen.pockets and "R01" not in seen.moved()
 
+
+# held-out 8831 as the camera saw it (as 8313's above): red's last shot; the striker from
+# SW runs off the W cushion NE across the table into NE; the player's hand by the S
+# cushion is read as two red strikers, there since before the strike
+STRIKER_8831 = {-1: (-264, -265), 0: (-278, -256), 2: (-321, -185), 3: (-284, -157),
+                4: (-246, -129), 6: (-177, -75), 7: (-141, -48), 8: (-105, -21), 9: (-68, 5),
+                10: (-37, 31), 11: (-2, 57), 12: (32, 83), 13: (66, 109), 14: (99, 133),
+                15: (131, 158), 16: (164, 182), 17: (197, 207), 18: (230, 233),
+                19: (262, 257), 20: (292, 280), 21: (324, 304), 22: None}
+HAND_8831 = {k: [("red", "striker", -147, -352, "surface")] * (k <= 2) +
+             [("red", "striker", -106, -348, "surface")] * (k >= 0) for k in range(-2, 40)}
+HAND_8831[1] += [("red", "piece", -337, -214, "surface")]  # the striker, read as a piece
+HAND_8831[5] += [("red", "piece", -212, -102, "surface")]
+
+
+def test_a_striker_struck_is_looked_for_the_way_it_left_until_its_pace_is_known():
+    """Held-out 8831, in detections: the striker, seen once leaving its circle WNW and
+    missed in the next frame, took the player's hand 160 mm behind it, read as a red
+    striker since before the strike, and was followed there to the end: it never went
+    into NE (5.3 missed, silently). A striker seen leaving its place is going the way it
+    left, at a pace not yet known: until it is, it is looked for along that course, as
+    far as any striker goes, not all round."""
+    seen = _followed(STRIKER_8831, {}, frames=40, strays=HAND_8831).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NE")]
+
 # held-out 8589 as the camera saw it (as 8313's above): a break from red's SE circle; the
 # striker, back off the N cushion, comes to rest by red's row at SE, nudging R13-R16; the
 # player's cue comes over them: the striker is read as a red piece and R16 as a striker,

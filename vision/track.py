@@ -68,6 +68,10 @@ LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its 
 LIP_SEEN = 8.0
 STILL = 15.0  # mm: how far from its place a piece nothing can have struck is looked for
 SPREAD = 0.5  # how far aside its heading a piece running unseen may be, per mm it ran
+# mm: a step this long away from its place is a striker struck, going that way (a hand
+# adjusting it moves it a few millimetres a frame; one half covered is read up to ~5 mm
+# off its middle)
+LEAVING = 10.0
 AIMING_SIGHTINGS = 30  # a resting piece's last sightings before the strike that place it
 # a struck piece leaves at most this times the speed of what struck it (head on, struck
 # by a heavier piece: (1 + e) m1 / (m1 + m2) < 2)
@@ -359,8 +363,14 @@ class ShotTracker:
                 if reach is None and tr.id not in hidden:
                     hidden[tr.id] = self._hidden_reach(tr, t)
                 gate = reach or (STILL if at_rest else self._gate(tr, t))
-                if tr.gone is not None and tr.gone.kind == "off" and not self._on_course(
+                if reach is None and tr.id == self.striker and not at_rest and (
+                        not self._paced(tr) and self._leaving(tr)) and not self._on_course(
                         tr, d.x, d.y, gate):
+                    continue  # struck, its pace not yet known: going the way it left
+                    # (held-out 8831: the striker, seen once leaving WNW, took a red disc
+                    # 160 mm behind it, there since before the strike)
+                if reach is None and tr.gone is not None and tr.gone.kind == "off" and (
+                        not self._on_course(tr, d.x, d.y, gate)):
                     continue  # one that did not leap the cushion came back off it, on
                     # its course (held-out 8583: B16, last seen over the W cushion at
                     # 4.5 m/s, took the mouth of SE under the cue, 700 mm away)
@@ -550,6 +560,14 @@ class ShotTracker:
             return True
         return self.start_time is not None and tr.seen_since(self.start_time) >= 3
 
+    def _leaving(self, tr: Track) -> bool:
+        """Whether a track has been seen leaving its place at a striker's pace: its last
+        step, since it first stood STARTED mm from its place, LEAVING mm or more (its
+        heading, from that step, is the way it was struck)."""
+        start = tr.moved_at()
+        return start is not None and len(tr.points) >= 2 and tr.points[-1][0] >= start and (
+            math.dist(tr.points[-2][1:], tr.points[-1][1:]) >= LEAVING)
+
     def _hidden_reach(self, tr: Track, t: float) -> Reach | None:
         """How far (mm) from its last sighting a piece out of sight since (under a hand,
         a cue, a sleeve; a blurred streak) may be found at time ``t``: as far as it was
@@ -711,14 +729,14 @@ class ShotTracker:
                     other.seen_since(start) < 3):
                 # lost before its speed was seen (a striker struck under the cue, blurred
                 # out from its first frame): it may be anywhere it could have gone — once
-                # seen leaving its place, ahead of it that way (held-out 8595 and 8782:
+                # seen leaving its place (_leaving), ahead of it that way (held-out 8595 and 8782:
                 # R01, in red's row under the hand behind the striker, took the striker's
                 # streak 280 mm ahead of it, read as a red piece)
                 gap = t - other.points[-1][0]
                 for o, here in group.items():
                     touch = self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0
                     if math.dist(other.pos, here[1:]) <= TOP_SPEED * gap + 2 * touch and (
-                            start is None or self._on_course(
+                            not self._leaving(other) or self._on_course(
                                 other, *here[1:], TOP_SPEED * gap + touch, STILL + touch)):
                         reach = max(reach, STILL + SENT_FASTER * TOP_SPEED * gap)
                 continue
