@@ -1618,6 +1618,36 @@ def test_a_striker_struck_is_looked_for_the_way_it_left_until_its_pace_is_known(
     seen = _followed(STRIKER_8831, {}, frames=40, strays=HAND_8831).record()
     assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NE")]
 
+
+# held-out 8814 as the camera saw it (as 8313's above): a break from red's SE circle; 0.37 s
+# before the strike, under the player's hand, the resting striker is read once as a red
+# piece 8 mm off; struck, it runs N into B14 by the N cushion and back down the table
+STRIKER_8814 = {k: (266, -266) for k in range(-24, 0) if k != -22} | {
+    -22: None, 0: (264, -258), 1: (253, -197), 2: None, 3: (238, -84), 4: (230, -26),
+    5: (222, 28), 6: (213, 85), 7: None, 8: (197, 195), 9: (189, 250), 10: None, 11: None,
+    12: (154, 288), 13: (138, 254), 14: (122, 223), 15: (106, 192), 16: (91, 159),
+    17: (75, 127), 18: (60, 97), 19: (45, 67), 20: (31, 37), 21: (14, 7), 22: (1, -24),
+    23: (-14, -52), 24: (-27, -80), 25: (-41, -108), 26: (-55, -136), 27: (-69, -164),
+    28: (-82, -191), 29: (-95, -217), 30: (-108, -243)}
+B14_8814 = {11: (182, 351), 12: (182, 325), 13: (182, 295), 14: (180, 266), 15: (179, 239),
+            16: (178, 211), 17: (177, 184), 18: (176, 156), 19: (175, 129), 20: (174, 104),
+            21: (173, 78), 22: (172, 53), 23: (171, 29), 24: (170, 4), 25: (169, -21),
+            26: (168, -44), 27: (167, -67), 28: (167, -89), 29: (165, -111), 30: (165, -134)}
+
+
+def test_one_misplaced_sighting_of_the_resting_striker_is_no_strike():
+    """Held-out 8814, in detections: 0.37 s before the strike the resting striker was
+    read once as a red piece 8 mm off, and the shot was taken to start then; by the real
+    strike its pace was "known" (seen three times since, at rest), so its run up the
+    table was a jump nothing explained, undone frame after frame: the striker was never
+    followed, and its first contact was guessed (B06, 0.18). A move that one sighting
+    made and the next sighting undid is no strike: the shot starts when the striker
+    really leaves, and it is followed into B14."""
+    misread = {-22: [("red", "piece", 262, -260, "surface")]}
+    seen = _followed(STRIKER_8814, {"B14": B14_8814}, frames=31, strays=misread).record()
+    first = seen.contacts_of("RS")[0]
+    assert first.other("RS") == "B14" and first.confidence >= SURE
+
 # held-out 8589 as the camera saw it (as 8313's above): a break from red's SE circle; the
 # striker, back off the N cushion, comes to rest by red's row at SE, nudging R13-R16; the
 # player's cue comes over them: the striker is read as a red piece and R16 as a striker,
