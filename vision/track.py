@@ -365,12 +365,12 @@ class ShotTracker:
                 gate = reach or (STILL if at_rest else self._gate(tr, t))
                 if reach is None and tr.id == self.striker and not at_rest and (
                         not self._paced(tr) and self._leaving(tr)) and not self._on_course(
-                        tr, d.x, d.y, gate):
+                        tr, d.x, d.y, gate, self._any_way(tr)):
                     continue  # struck, its pace not yet known: going the way it left
                     # (held-out 8831: the striker, seen once leaving WNW, took a red disc
                     # 160 mm behind it, there since before the strike)
                 if reach is None and tr.gone is not None and tr.gone.kind == "off" and (
-                        not self._on_course(tr, d.x, d.y, gate)):
+                        not self._on_course(tr, d.x, d.y, gate, self._any_way(tr))):
                     continue  # one that did not leap the cushion came back off it, on
                     # its course (held-out 8583: B16, last seen over the W cushion at
                     # 4.5 m/s, took the mouth of SE under the cue, 700 mm away)
@@ -559,6 +559,15 @@ class ShotTracker:
         if tr.id != self.striker:
             return True
         return self.start_time is not None and tr.seen_since(self.start_time) >= 3
+
+    def _any_way(self, tr: Track) -> float:
+        """How near (mm) its last sighting a track whose course is asked for may be found
+        whatever its heading: the gate's 40 mm and a frame's run at its speed. Its
+        heading is read from two sightings, which may straddle a bounce (held-out 8947:
+        the striker met the E cushion between its first two sightings, and its velocity
+        still ran into the cushion: its next sightings, on its way back W 46 mm on,
+        were refused, and it was called off the table)."""
+        return 40.0 + math.hypot(*tr.velocity()) * self.frame
 
     def _leaving(self, tr: Track) -> bool:
         """Whether a track has been seen leaving its place at a striker's pace: its last
