@@ -67,6 +67,7 @@ LIP_MM = 3.0  # a piece seen resting this far inside a hole's edge rests on its 
 # frame in held-out 8474), and a piece whose centre is over the opening drops at once
 LIP_SEEN = 8.0
 STILL = 15.0  # mm: how far from its place a piece nothing can have struck is looked for
+FOUND = 40.0  # mm: how far from where it was predicted a moving track is looked for, at least
 SPREAD = 0.5  # how far aside its heading a piece running unseen may be, per mm it ran
 # mm: a step this long away from its place is a striker struck, going that way (a hand
 # adjusting it moves it a few millimetres a frame; one half covered is read up to ~5 mm
@@ -546,10 +547,10 @@ class ShotTracker:
         not after LOST_FOR seconds (it is gone; that detection is another piece)."""
         dt = t - tr.points[-1][0]
         if tr.gone is None or tr.gone.kind == "rim":
-            return 40.0 + TOP_SPEED * dt
+            return FOUND + TOP_SPEED * dt
         if dt > LOST_FOR:
             return 0.0
-        return 40.0 + 1.5 * math.hypot(*tr.velocity()) * dt
+        return FOUND + 1.5 * math.hypot(*tr.velocity()) * dt
 
     def _paced(self, tr: Track) -> bool:
         """Whether how far a track can go is known: a piece's always (it moves only when
@@ -562,12 +563,12 @@ class ShotTracker:
 
     def _any_way(self, tr: Track) -> float:
         """How near (mm) its last sighting a track whose course is asked for may be found
-        whatever its heading: the gate's 40 mm and a frame's run at its speed. Its
+        whatever its heading: FOUND and a frame's run at its speed. Its
         heading is read from two sightings, which may straddle a bounce (held-out 8947:
         the striker met the E cushion between its first two sightings, and its velocity
         still ran into the cushion: its next sightings, on its way back W 46 mm on,
         were refused, and it was called off the table)."""
-        return 40.0 + math.hypot(*tr.velocity()) * self.frame
+        return FOUND + math.hypot(*tr.velocity()) * self.frame
 
     def _leaving(self, tr: Track) -> bool:
         """Whether a track has been seen leaving its place at a striker's pace: its last
@@ -741,11 +742,11 @@ class ShotTracker:
                 # seen leaving its place (_leaving), ahead of it that way (held-out 8595 and 8782:
                 # R01, in red's row under the hand behind the striker, took the striker's
                 # streak 280 mm ahead of it, read as a red piece)
-                gap = t - other.points[-1][0]
+                gap, leaving = t - other.points[-1][0], self._leaving(other)
                 for o, here in group.items():
                     touch = self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0
                     if math.dist(other.pos, here[1:]) <= TOP_SPEED * gap + 2 * touch and (
-                            not self._leaving(other) or self._on_course(
+                            not leaving or self._on_course(
                                 other, *here[1:], TOP_SPEED * gap + touch, STILL + touch)):
                         reach = max(reach, STILL + SENT_FASTER * TOP_SPEED * gap)
                 continue
@@ -965,11 +966,13 @@ class ShotTracker:
         moving = any(tr.gone is None and tr.missing * self.frame < LOST_FOR and
                      not tr.settled() for tr in self.tracks.values())
         st = self.tracks.get(self.striker)
-        if self.start_time is not None and st and st.moved_at() is None:
-            # its one sighting away from its place, seen back there since: a misplaced
-            # detection, not a strike (held-out 8814: the striker, read once as a red
-            # piece 8 mm off under the hand 0.37 s before the strike, was taken to have
-            # been struck then; its pace "known" by the time it was, it was held at rest)
+        if self.start_time is not None and len(st.points) >= 2 and (
+                st.points[-2][0] == self.start_time and st.moved_at() is None):
+            # its one sighting away from its place, seen back there in the next: a
+            # misplaced detection, not a strike (held-out 8814: the striker, read once as
+            # a red piece 8 mm off under the hand 0.37 s before the strike, was taken to
+            # have been struck then; its pace "known" by the time it was, it was held at
+            # rest). Only the sighting after the start's can undo it: asked only then.
             self.start_time = None
         if self.start_time is None and st and st.moved_at() is not None:
             self.start_time = st.moved_at()
