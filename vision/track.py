@@ -161,9 +161,11 @@ class Track:
 
     def settled(self, span: float = 0.1) -> bool:
         """Moved less than a few millimetres over the last ``span`` seconds, as its
-        sightings show it: the median place of its last five against that of five
-        ``span`` earlier, or — for a piece the detector finds in two places by turns —
-        the drift of a straight line through its last 2 × ``span`` of sightings. One
+        sightings show it: the median place of its last five within the span against that
+        of five ``span`` earlier, or — for a piece the detector finds in two places by
+        turns — the drift of a straight line through its last 2 × ``span`` of sightings
+        (a piece seen once moved, its sightings while the player aimed not kept, has not
+        come to rest: held-out 8953). One
         frame to the next, detection jitters; and a piece resting against a cushion's
         printed edge may be found every other frame 3-4 mm off, where its dark rim joins
         the print, which compared sighting with sighting never lets the shot end."""
@@ -176,7 +178,8 @@ class Track:
             return False
         if math.hypot(x1 - points[k][1], y1 - points[k][2]) < 2.0:
             return True  # (most pieces at rest: no need to look further)
-        if math.dist(_median_place(points[-5:]), _median_place(points[max(k - 4, 0):k + 1])) < 2.0:
+        recent = points[max(k + 1, len(points) - 5):]
+        if math.dist(_median_place(recent), _median_place(points[max(k - 4, 0):k + 1])) < 2.0:
             return True
         first = k
         while first > 0 and t1 - points[first - 1][0] <= 2 * span:
