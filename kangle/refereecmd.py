@@ -51,7 +51,7 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
                           "first" if state.phase == "lag" else "the game is over")
     stream = ShotStream(Detector(cal), cal.board, PhysicsOracle(cal.board, load_physics()))
     stream.expect(state)
-    frame_no, last_check = 0, -10.0
+    frame_no, last_check, was_moving = 0, -10.0, False
     while True:
         ok, frame = source.read()
         if not ok:
@@ -62,6 +62,9 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
         t = frame_no / fps
         frame_no += 1
         step = stream.feed(t, frame)
+        # a shot seen starting with the whole table moved is the view that moved
+        shifted = step.moving and not was_moving and _table_shifted(step.detections, state)
+        was_moving = step.moving
         if step.shot is not None:
             data = shot_entry(step.shot)
             try:
@@ -80,7 +83,7 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             on_ruling(None, f"at {t:.1f} s {step.unfollowed}: no shot is recorded — if one "
                             "was played, enter it by hand (`kangle game shot`, or keys); "
                             "kangle follows the next", state, None)
-        elif not step.moving and t - last_check > LOOK_S:
+        elif shifted or (not step.moving and t - last_check > LOOK_S):
             last_check = t
             try:
                 again, moved = follow_camera(frame, cal, still_mm=BUMP_MM)
@@ -118,6 +121,18 @@ def referee(source: cv2.VideoCapture, cal: Calibration, log: GameLog, fps: float
             if state.phase in ("play", "catch_up"):
                 stream.expect(state)
     return 0
+
+
+def _table_shifted(detections, state: TableState) -> bool:
+    """The table in view (hardly a piece fewer found than it holds) and most of its
+    pieces not where the game log has them (within BUMP_MM): the camera was knocked — a
+    shot's first moving frames move a piece or two, and an arm over the board hides
+    pieces, moving none. Knocked while the table rests, the tracker takes the shift for
+    the striker set moving, and the board was looked for again only once the table
+    rested: the next shot was lost."""
+    on_table = sum(piece.status == "table" for piece in state.pieces.values())
+    return len(detections) >= on_table - 2 and len(
+        not_where_logged(detections, state, within_mm=BUMP_MM)) > on_table / 2
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
