@@ -24,7 +24,10 @@ ALL = [f"R{i:02d}" for i in range(1, 17)] + [f"B{i:02d}" for i in range(1, 17)]
 
 
 def scattered(rng, n, first="red"):
-    """A table with ``n`` pieces at random places that keep clear of the circles."""
+    """A table with ``n`` pieces at random places that keep clear of the circles and of
+    the holes' openings (a piece whose centre is over one has dropped before any shot:
+    held-out 9011 of benchmarks/tracking.py began with B02 22.6 mm from SE's centre,
+    "pocketed" by the simulator at 2 ms, which no camera sees)."""
     state = gone(started(first), *ALL)
     placed = []
     for piece in rng.sample(ALL, n):
@@ -33,7 +36,9 @@ def scattered(rng, n, first="red"):
             clear_of_pieces = all(math.hypot(x - a, y - b) > 34 for a, b in placed)
             clear_of_circles = all(math.hypot(x - cx, y - cy) > 60 for cx, cy in
                                    map(BOARD.circle_centre, ("SW", "SE", "NW", "NE")))
-            if clear_of_pieces and clear_of_circles:
+            clear_of_holes = all(math.hypot(x - hx, y - hy) > BOARD.hole_diameter / 2 for hx, hy
+                                 in map(BOARD.hole_centre, ("SW", "SE", "NW", "NE")))
+            if clear_of_pieces and clear_of_circles and clear_of_holes:
                 break
         placed.append((x, y))
         state = put(state, piece, (x, y))
