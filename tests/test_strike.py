@@ -95,6 +95,32 @@ def test_a_bounce_between_the_first_two_sightings_ends_the_straight_run_at_the_f
     assert math.degrees(strike.angle) % 360 == pytest.approx(186.1, abs=3.0)  # the stroke's
 
 
+# the striker's own sightings (board mm) from its first moving frame, frame by frame (None:
+# not seen), in held-out shots struck from SW, and the stroke as played (degrees, mm/s)
+FIRST_SEEN_9021 = [(-261.2, -250.7), None, (-223.0, -114.3), (-205.2, -50.7), (-187.0, 16.7),
+                   (-168.1, 82.7), (-150.7, 145.7), (-131.9, 214.4), (-114.4, 278.0),
+                   (-94.8, 324.1)]
+FIRST_SEEN_8987 = [(-269.0, -252.0), None, (-306.0, -119.0), (-324.0, -58.0), (-343.0, 7.0),
+                   (-344.0, 68.0), (-334.0, 125.0), (-323.0, 183.0)]
+
+
+@pytest.mark.parametrize("seen, angle, speed", [(FIRST_SEEN_9021, 74.5, 4430.0),
+                                                (FIRST_SEEN_8987, 106.0, 4290.0)])
+def test_a_short_first_sighting_off_the_long_run_after_it_does_not_turn_the_stroke(
+        seen, angle, speed):
+    """Held-out 9021 and 8987: the striker was first seen 14-16 mm on (its streak, read
+    by a rolling shutter, 2 mm beside its line), then not in the next frame, then in a
+    straight run. The line through that one short sighting points only roughly, and the
+    run's next point lay just past what it allowed: the stroke was fitted through the
+    first sighting alone (9021: at 66° and 1.9 m/s, its line met the black row wide of
+    B05, and the first contact was called the N cushion; 8987: at 95°, N again for W).
+    A sighting on a run's line through the start is of the run."""
+    still = [(k / 60, -267.5, -265.5) for k in range(-12, 0)]
+    strike = fit_strike(still + [(k / 60, *at) for k, at in enumerate(seen) if at])
+    assert math.degrees(strike.angle) == pytest.approx(angle, abs=1.0)
+    assert strike.speed == pytest.approx(speed, rel=0.1)
+
+
 def test_a_piece_that_never_moves_has_no_stroke():
     assert fit_strike([(k / 60, 10.0, 10.0) for k in range(10)]) is None
 

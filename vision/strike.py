@@ -22,6 +22,7 @@ import numpy as np
 STARTED = 3.0  # mm: a piece this far from where it stood has been moved
 OFF_LINE = 4.0  # mm: a frame this far from the fitted line has left the straight run
 SPEED_POINTS = 4  # frames that give the speed and the instant of the strike
+ON_LINE_POINTS = 3  # frames in a straight run through the start: not there by chance
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,10 @@ def fit_strike(points: list[tuple[float, float, float]],
         later = _straight_run(moving[1:])
         if len(later) >= SPEED_POINTS and _behind(moving[0], later):
             run = later  # the first moving frame was misplaced (a cue or hand merged in)
+        elif len(later) >= ON_LINE_POINTS and len(run) == 1 and _on_line(moving[0], later):
+            # one short first sighting points the line only roughly: a longer straight
+            # run after it, through the start and through it, is the same run
+            run = moving[:1] + later
     vec = np.array([(x, y) for _, x, y in run])
     direction = _principal_direction(vec)
     along = vec @ direction
@@ -154,6 +159,14 @@ def _behind(point: tuple[float, float, float], run: list[tuple[float, float, flo
     — but where a cue or hand reaching in behind it drags its detection."""
     u = _principal_direction(np.array([(x, y) for _, x, y in run]))
     return point[1] * u[0] + point[2] * u[1] < 0 and math.hypot(point[1], point[2]) > OFF_LINE
+
+
+def _on_line(point: tuple[float, float, float], run: list[tuple[float, float, float]]) -> bool:
+    """Whether ``point`` (relative to the start) lies ahead of the start within OFF_LINE
+    of the line through the start along ``run``."""
+    u = _principal_direction(np.array([(x, y) for _, x, y in run]))
+    return point[1] * u[0] + point[2] * u[1] > 0 and abs(
+        point[1] * -u[1] + point[2] * u[0]) <= OFF_LINE
 
 
 def _principal_direction(vec: np.ndarray) -> np.ndarray:
