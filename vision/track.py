@@ -51,11 +51,11 @@ REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
 NUDGE = 1.0  # mm: a piece seen this far from where it stood may have been nudged
 RUN_OVER = 2000.0  # mm/s: faster than this over a hole, a piece may run on over it
-DROPS = 2500.0  # mm/s: no faster than this over a hole, a piece drops (the standard
-# physics profile's capture speed)
 # instead of dropping (tables drop pieces slower than about 2.5 m/s) …
 NO_DROP = 3750.0  # … and faster than this it does: the frames read a fast piece up to a
 # fifth fast (held-out 8350: one that dropped read at 2.97 m/s)
+DROPS = 2500.0  # mm/s: no faster than this over a hole, a piece drops (the standard
+# physics profile's capture speed)
 LEAP = 1000.0  # mm/s at a cushion: slower than this, a piece cannot leap it (fly-offs
 # need 1.5-3 m/s; a fast piece's speed is measured short from blurred detections)
 BOUNCES = (0.4, 0.7, 0.9)  # the share of its speed across a cushion a piece may keep
@@ -167,10 +167,10 @@ class Track:
         of five ``span`` earlier, or — for a piece the detector finds in two places by
         turns — the drift of a straight line through its last 2 × ``span`` of sightings
         (a piece seen once moved, its sightings while the player aimed not kept, has not
-        come to rest: held-out 8953). One
-        frame to the next, detection jitters; and a piece resting against a cushion's
-        printed edge may be found every other frame 3-4 mm off, where its dark rim joins
-        the print, which compared sighting with sighting never lets the shot end."""
+        come to rest: held-out 8953). One frame to the next, detection jitters; and a
+        piece resting against a cushion's printed edge may be found every other frame 3-4
+        mm off, where its dark rim joins the print, which compared sighting with sighting
+        never lets the shot end."""
         points = self.points
         t1, x1, y1 = points[-1]
         k = len(points) - 1  # the latest sighting ``span`` or more before the last
