@@ -251,17 +251,25 @@ def main() -> None:
     oracle = PhysicsOracle(BOARD, PhysicsProfile())  # as `kangle referee` has it
     counts = dict(first=0, cushion_first=0, holes=0, calls=0, confirm=0, shots=0, silent=0,
                   info_only=0, silent_decisive=0,
-                  unrecorded=0, told=0, swapped=0)
+                  unrecorded=0, told=0, swapped=0, refused=0)
     by_kind = {kind: [0, 0] for kind in KINDS}  # shots, calls equal to the truth
     wrong_rules: Counter = Counter()
     final_err, frame_times, detect_times = [], [], []
     memory = []
     detector = camera = look = None
     where = None
+    refused = []  # venues whose set-up frame kangle would not calibrate, and why
     for k, number, kind, state, stroke, physics in shots(args):
         if number != where:
-            camera, look, detector = venue(args, number, nrng, render)
             where = number
+            try:
+                camera, look, detector = venue(args, number, nrng, render)
+            except KangleError as exc:  # (a camera that cuts the board: the referee is
+                detector = None  # told to move it, and nothing is filmed there)
+                refused.append(f"venue {number}: {exc}")
+        if detector is None:
+            counts["refused"] += 1
+            continue
         if args.kind and kind != args.kind:
             continue
         try:
@@ -375,6 +383,9 @@ def main() -> None:
           f"{counts['silent_decisive'] / n:.3f}")
     print(f"  shots with no record {counts['unrecorded']}, of which the referee was told "
           f"\"not followed, enter it by hand\" {counts['told']} (counted flagged)")
+    if refused:
+        print(f"  shots not filmed, their venue not calibrated {counts['refused']} ("
+              + "; ".join(refused) + ")")
     print("  by shot kind (calls equal / shots): " + ", ".join(
         f"{kind} {right}/{total}" for kind, (total, right) in by_kind.items() if total))
     if wrong_rules:
