@@ -267,10 +267,10 @@ def main() -> None:
             except KangleError as exc:  # (a camera that cuts the board: the referee is
                 detector = None  # told to move it, and nothing is filmed there)
                 refused.append(f"venue {number}: {exc}")
+        if args.kind and kind != args.kind:
+            continue
         if detector is None:
             counts["refused"] += 1
-            continue
-        if args.kind and kind != args.kind:
             continue
         try:
             truth = simulate(state, stroke, BOARD, physics)

@@ -133,7 +133,7 @@ def build_world(
     # of two shapes' overlap, the share left after a second: about 7 % of it pushed out
     # in a 2 ms step (Chipmunk's default, 10 % in a 1/60 s frame, 1.3 % in such a step,
     # left a pack's pieces, a step's travel into each other at a break, falling asleep
-    # up to 1.7 mm in; now at most 0.1 mm in 400 held-out shots of benchmarks/tracking.py)
+    # up to 1.7 mm in; now at most 0.12 mm in 400 held-out shots of benchmarks/tracking.py)
     space.collision_bias = 1e-16
     space.sleep_time_threshold = 0.05
     space.idle_speed_threshold = physics.rest_speed * 1000

@@ -36,8 +36,8 @@ def scattered(rng, n, first="red"):
             clear_of_pieces = all(math.hypot(x - a, y - b) > 34 for a, b in placed)
             clear_of_circles = all(math.hypot(x - cx, y - cy) > 60 for cx, cy in
                                    map(BOARD.circle_centre, ("SW", "SE", "NW", "NE")))
-            clear_of_holes = all(math.hypot(x - hx, y - hy) > BOARD.hole_diameter / 2 for hx, hy
-                                 in map(BOARD.hole_centre, ("SW", "SE", "NW", "NE")))
+            clear_of_holes = all(math.hypot(x - hx, y - hy) > BOARD.hole_diameter / 2
+                                 for hx, hy in map(BOARD.hole_centre, CORNERS))
             if clear_of_pieces and clear_of_circles and clear_of_holes:
                 break
         placed.append((x, y))

@@ -568,11 +568,11 @@ class ShotTracker:
 
     def _any_way(self, tr: Track) -> float:
         """How near (mm) its last sighting a track whose course is asked for may be found
-        whatever its heading: FOUND and a frame's run at its speed. Its
-        heading is read from two sightings, which may straddle a bounce (held-out 8947:
-        the striker met the E cushion between its first two sightings, and its velocity
-        still ran into the cushion: its next sightings, on its way back W 46 mm on,
-        were refused, and it was called off the table)."""
+        whatever its heading: FOUND and a frame's run at its speed. Its heading is read
+        from two sightings, which may straddle a bounce (held-out 8947: the striker met
+        the E cushion between its first two sightings, and its velocity still ran into
+        the cushion: its next sightings, on its way back W 46 mm on, were refused, and it
+        was called off the table)."""
         return FOUND + math.hypot(*tr.velocity()) * self.frame
 
     def _leaving(self, tr: Track) -> bool:
