@@ -759,3 +759,23 @@ def test_a_tiles_halves_split_its_width_even_where_a_rack_foreshortens_it():
         assert np.allclose(left[1], right[0]) and np.allclose(left[2], right[3])
         areas = [cv2.contourArea(np.float32(p)) for p in (left, right, q)]
         assert areas[0] + areas[1] == pytest.approx(areas[2], rel=1e-4)
+
+
+def test_training_photos_keep_their_seeds_and_joker_rich_ones_draw_from_more_jokers():
+    """The shipped models' training photos are rendered again from the documented
+    command: a random-edition photo is render_world at seed 20,000 + its number, as
+    before the joker-rich kind was added (so the benchmark's photos and the models'
+    data are unchanged); a joker-rich photo draws its tiles from a set with JOKER_SET
+    jokers, so far more than the real set's 2 in 106 of its tiles are jokers."""
+    from vision.tiles.train import JOKER_SET, load_photo, training_photos
+
+    entries = training_photos(Path("unused"), [], 1, 2, 20)
+    assert [k for k, _ in entries] == ["classic"] + ["world"] * 2 + ["jokers"] * 20
+    world, image = load_photo(entries[2])
+    again, image_again, _ = render_world(np.random.default_rng(20_001))
+    assert np.array_equal(image, image_again)
+    assert [t.tile for t in world.tiles] == [t.tile for t in again.tiles]
+    tiles = [t.tile for e in entries[3:] for t in load_photo(e)[0].tiles]
+    share = sum(t.joker for t in tiles) / len(tiles)
+    expected = JOKER_SET / (104 + JOKER_SET)
+    assert 0.5 * expected < share < 1.5 * expected, (share, len(tiles))

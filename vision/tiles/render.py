@@ -293,9 +293,11 @@ def _layout(rng, count: int, span: float, rows: bool | None = None,
     return places
 
 
-def _random_tiles(rng, count: int) -> list[Tile]:
+def _random_tiles(rng, count: int, jokers: int = 2) -> list[Tile]:
+    """``count`` tiles drawn without replacement from a set of 104 numbered tiles and
+    ``jokers`` jokers (a real set has two)."""
     pool = [Tile(n, c) for n in range(1, 14) for c in COLOURS for _ in range(2)]
-    pool += [JOKER, JOKER]
+    pool += [JOKER] * jokers
     return [pool[i] for i in rng.choice(len(pool), count, replace=False)]
 
 
@@ -371,13 +373,16 @@ _TABLES = {"flat on wood": "wood", "flat on white": "white", "flat on dark": "da
 
 def render_world(rng, scene: str | None = None, held_out: bool = False,
                  size: tuple[int, int] | None = None,
-                 count: int | None = None) -> tuple[LabelledPhoto, np.ndarray, str]:
+                 count: int | None = None,
+                 jokers: int = 2) -> tuple[LabelledPhoto, np.ndarray, str]:
     """A synthetic photo of a random edition (editions.random_edition; ``held_out``: only
     the typefaces and jokers training never sees) in a ``scene`` of SCENES (random if
-    not given), with its exact labels — a tile's label is the part of its face in view —
-    and the scene's name. Racks hold one to three rows of touching upright tiles whose
-    feet the rack's lip hides; from the front (30–50° off vertical) the faces are
-    foreshortened, their tops show, and each row hides the foot of the row behind it."""
+    not given), its tiles drawn from a set with ``jokers`` jokers (2, as sold; training
+    may draw more to see more joker pictures), with its exact labels — a tile's label
+    is the part of its face in view — and the scene's name. Racks hold one to three rows
+    of touching upright tiles whose feet the rack's lip hides; from the front (30–50°
+    off vertical) the faces are foreshortened, their tops show, and each row hides the
+    foot of the row behind it."""
     scene = scene or str(rng.choice(SCENES))
     edition = random_edition(rng, held_out)
     size = size or ((1000, 750) if rng.random() < 0.6 else (750, 1000))
@@ -388,7 +393,7 @@ def render_world(rng, scene: str | None = None, held_out: bool = False,
         span = float(rng.uniform(150, 550))
         unit = res / span
         img = _background(rng, res, _TABLES[scene])
-        tiles = _random_tiles(rng, count)
+        tiles = _random_tiles(rng, count, jokers)
         places = _layout(rng, count, span, tile_h=tile_h)
         side = np.array([rng.uniform(-1, 1), rng.uniform(0.5, 1.5)]) * edition.thickness
         corners = []
@@ -424,7 +429,7 @@ def render_world(rng, scene: str | None = None, held_out: bool = False,
         x = -(n * TILE_W + (n - 1) * gap) / 2 + float(rng.uniform(-0.1, 0.1)) * span
         row_top = y
         for _ in range(n):
-            tile = _random_tiles(rng, 1)[0]
+            tile = _random_tiles(rng, 1, jokers)[0]
             quad = (np.array([[x, row_top], [x + TILE_W, row_top], [x + TILE_W, row_top + face_h],
                               [x, row_top + face_h]]) * unit + res / 2).astype(np.float32)
             _paste(img, tile_face(tile, rng, edition=edition), quad,

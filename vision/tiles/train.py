@@ -34,6 +34,7 @@ from vision.tiles.render import render_photo, render_world
 from vision.tiles.segment import PixelNet
 
 JOKER_JITTERS = 3  # times as many jittered cuts of a joker: 2 tiles in 106, worth 30 each
+JOKER_SET = 20  # jokers in the set a joker-rich training photo's tiles are drawn from
 HALF = (0.35, 0.65)  # where a tile is cut in two across its width, as a fraction of it
 
 
@@ -138,26 +139,35 @@ def _start_worker(pixels: Path, seed: int) -> None:
     _WORKER.update(net=PixelNet(pixels), seed=seed)
 
 
-def training_photos(data: Path, splits: list[str], synthetic: int, world: int) -> list:
-    """What both networks learn from, as entries for ``load_photo``: the real photos of
-    the splits named, ``synthetic`` rendered photos of the classic edition and
-    ``world`` of random editions in every scene."""
-    photos = [(p, None) for s in splits for p in read_split(data / s)]
-    photos += [(None, i) for i in range(synthetic)]
-    return photos + [(None, -1 - i) for i in range(world)]
+def training_photos(data: Path, splits: list[str], synthetic: int, world: int,
+                    jokers: int = 0) -> list[tuple[str, object]]:
+    """What both networks learn from, as (kind, key) entries for ``load_photo``: the real
+    photos of the splits named (``real``, the LabelledPhoto), ``synthetic`` rendered
+    photos of the classic edition, ``world`` of random editions in every scene and
+    ``jokers`` more of those drawn from a set with JOKER_SET jokers (each a new
+    edition, half of them with a joker picture of their own: the face network learns
+    that a picture on a tile, not only the ones it was shown, is a joker)."""
+    photos: list[tuple[str, object]] = [("real", p) for s in splits
+                                         for p in read_split(data / s)]
+    photos += [("classic", i) for i in range(synthetic)]
+    photos += [("world", i) for i in range(world)]
+    return photos + [("jokers", i) for i in range(jokers)]
 
 
-def load_photo(entry) -> tuple[LabelledPhoto, np.ndarray]:
-    """A training photo and its image: a real one (a LabelledPhoto), or a rendered one
-    by its number — from 0 the classic edition (seeds 10,000 on), below 0 random
-    editions in every scene (seeds 20,000 on, training typefaces and jokers only):
-    apart from each other and every benchmark's."""
-    photo, i = entry
-    if photo is not None:
-        return photo, cv2.imread(str(photo.image))
-    if i < 0:
-        return render_world(np.random.default_rng(20_000 - 1 - i))[:2]
-    return render_photo(np.random.default_rng(10_000 + i))
+def load_photo(entry: tuple[str, object]) -> tuple[LabelledPhoto, np.ndarray]:
+    """A training photo and its image, by its ``training_photos`` entry: a real one, or
+    a rendered one by its number — the classic edition (seeds 10,000 on), random
+    editions in every scene (seeds 20,000 on) and those rich in jokers (seeds 50,000
+    on), training typefaces and jokers only: apart from each other and every
+    benchmark's."""
+    kind, key = entry
+    if kind == "real":
+        return key, cv2.imread(str(key.image))
+    if kind == "world":
+        return render_world(np.random.default_rng(20_000 + key))[:2]
+    if kind == "jokers":
+        return render_world(np.random.default_rng(50_000 + key), jokers=JOKER_SET)[:2]
+    return render_photo(np.random.default_rng(10_000 + key))
 
 
 def _photo_samples(job: tuple[int, tuple]) -> tuple[list, list, list]:
@@ -211,6 +221,9 @@ def main(argv=None) -> int:
     ap.add_argument("--world", type=int, default=0,
                     help="synthetic photos of random editions (training typefaces and jokers "
                          "only) in every scene: flat on any table, racks from above and front")
+    ap.add_argument("--jokers", type=int, default=0,
+                    help="more such photos, their tiles drawn from a set with JOKER_SET jokers "
+                         "(each a new edition: more joker pictures to learn from)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
@@ -228,7 +241,8 @@ def main(argv=None) -> int:
     if problem:
         print(f"vision.tiles.train: {problem}", file=sys.stderr)
         return 2
-    photos = training_photos(args.data, args.splits, args.synthetic, args.world)
+    photos = training_photos(args.data, args.splits, args.synthetic, args.world,
+                             args.jokers)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.pixels.resolve() != (args.out / "pixels.onnx").resolve():
         shutil.copyfile(args.pixels, args.out / "pixels.onnx")

@@ -78,7 +78,10 @@ def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
     steps = epochs * ((len(x) + 127) // 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
-    colour_loss = nn.CrossEntropyLoss(label_smoothing=0.02, ignore_index=-1)
+    # summed over the patches with a coloured number and divided by their count (at
+    # least one): a batch with none (a joker or "none" alone at an epoch's end) adds
+    # nothing, where the mean would be 0 / 0
+    colour_loss = nn.CrossEntropyLoss(label_smoothing=0.02, ignore_index=-1, reduction="sum")
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(len(x), generator=g, device=device)
@@ -91,7 +94,7 @@ def train(images: np.ndarray, faces: np.ndarray, colours: np.ndarray,
             yb = torch.where(turn, flip[yb], yb)
             out = net(_augment(xb, g))
             loss = (loss_fn(out[:, :n_faces], yb)
-                    + colour_loss(out[:, n_faces:], yc[idx]))
+                    + colour_loss(out[:, n_faces:], yc[idx]) / (yc[idx] >= 0).sum().clamp(min=1))
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -115,7 +115,7 @@ def gather(data: Path, splits: list[str], synthetic: int, world: int, workers: i
     with Pool(workers, initializer=_one_thread) as pool:
         images, labels = zip(*pool.map(_labelled, photos, chunksize=8), strict=True)
     log(f"{len(photos)} photos read or rendered")
-    return list(images), list(labels), [photo is not None for photo, _ in photos]
+    return list(images), list(labels), [kind == "real" for kind, _ in photos]
 
 
 def _padded(image: np.ndarray, label: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
