@@ -11,26 +11,28 @@ or a second meeting that millimetre is a different shot).
 
 Each shot is replayed from the table its record saw (``table``), and a residual is the
 distance, in board millimetres, between where the record saw a moving piece at one of
-its samples and where the replay has it then (the replay's 240 Hz path, interpolated);
-a piece the record saw stay put adds where the replay leaves it. Levenberg–Marquardt
-with forward differences minimises the sum of their squares, each weighed by Huber's
-rule — a sample more than ``HUBER_MM`` off counts linearly, so a swapped identity or a
-piece that drops in one and not the other cannot drag the fit. Four things keep it out
-of the wrong valley: each stroke is first looked for on a grid (a camera often loses a
-fast shot piece in its first frames, so the first estimate may come from samples after
-it met something); the fit takes ever longer stretches of the shots (``HORIZONS``: a
-shot's start depends smoothly on everything, its end only once all is nearly right); no
-step moves a value by more than a quarter (a friction past the point where contacts
-stick changes nothing, and a long step could land there and stay); and the sliding
-friction is measured directly where the shots show it: a piece sliding between contacts
-slows at μ·g, ``free_runs`` fits each free run a parabola, and with ``LEAST_RUNS`` runs
-or more their median replaces the fitted value, the others are fitted again with it
-held, then all together from there (on the whole shots only: going through the short
-stretches again from a solution wanders off it). On filmed shots the free runs give it
-within 1.5 %, where replays from the starting profile can end in a valley with the
-friction 15 % off and the contacts made up for it. Before all that, the strokes alone
-are fitted under the starting profile: its residual is "before", the best that profile
-does ("after": values and strokes together).
+its samples and where the replay has it then (the replay's 240 Hz path, interpolated); a
+piece the record saw stay put adds where the replay leaves it. Levenberg–Marquardt with
+forward differences minimises the sum of their squares, each weighed by Huber's rule — a
+sample more than ``HUBER_MM`` off counts linearly, so a swapped identity or a piece that
+drops in one and not the other cannot drag the fit. Four things keep it out of the wrong
+valley: each stroke is first looked for on a grid (a camera often loses a fast shot
+piece in its first frames, so the first estimate may come from samples after it met
+something; where it was out of sight from still to moving, a second, wider grid of
+speeds and strike instants gives a second start, fitted through like the first, and the
+one that replays the shots better is kept); the fit takes ever longer stretches of the
+shots (``HORIZONS``: a shot's start depends smoothly on everything, its end only once
+all is nearly right); no step moves a value by more than a quarter (a friction past the
+point where contacts stick changes nothing, and a long step could land there and stay);
+and the sliding friction is measured directly where the shots show it: a piece sliding
+between contacts slows at μ·g, ``free_runs`` fits each free run a parabola, and with
+``LEAST_RUNS`` runs or more their median replaces the fitted value, the others are
+fitted again with it held, then all together from there (on the whole shots only: going
+through the short stretches again from a solution wanders off it). On filmed shots the
+free runs give it within 1.5 %, where replays from the starting profile can end in a
+valley with the friction 15 % off and the contacts made up for it. Before all that, the
+strokes alone are fitted under the starting profile: its residual is "before", the best
+that profile does ("after": values and strokes together).
 
 Each value's uncertainty is one standard deviation, the sandwich covariance with each
 shot one observation (``_Model.deviations``). It is the spread the shots show; a bias
@@ -78,6 +80,11 @@ HORIZONS = (0.2, 0.4, 0.8, 1.6, math.inf)  # s: the stretches fitted one after a
 SEARCH_HORIZON = 0.4  # s: the stretch the first search for each stroke looks at
 SEARCH_DEGREES = 20  # how far either way of the first estimate it looks, 1° apart
 SEARCH_SPEEDS = (0.8, 1.0, 1.25, 1.5, 1.8)  # times the first estimate of the speed
+# a shot piece out of sight from still to moving: its speed and instant looked for wider
+UNSEEN_START = 0.025  # s: out of sight this long (a frame and a half at 60 fps)
+UNSEEN_SPEEDS = (0.4, 0.5, 0.63, 0.8, 1.0, 1.25, 1.6, 2.0, 2.5)
+UNSEEN_INSTANTS = 5  # strike instants tried across the span it was out of sight
+MOVED_MM = 5.0  # a sample this far from the start is the shot piece moving
 # a free run (free_runs): clear of contacts by this much, and this long to be fitted
 MARGIN_S = 0.03
 RUN_S = 0.15
@@ -137,6 +144,7 @@ class _Shot:
     seen: dict[str, np.ndarray]
     resting: tuple[str, ...]
     stroke: tuple[float, ...]  # angle °, speed m/s, strike instant s, start dx, dy mm
+    unseen: tuple[float, float] | None = None  # s: the shot piece out of sight, still to moving
 
     @property
     def size(self) -> int:
@@ -158,25 +166,15 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
         raise KangleError(f"none of the {len(records)} shots can be fitted: {left_out[0][1]}")
     model = _Model(shots, board, start)
     first = np.array([getattr(start, name) for name, *_ in VALUES])
-    strokes = range(len(VALUES), len(VALUES) + _PER_SHOT * len(shots))
-    theta = model.search(np.concatenate([first, np.array([s.stroke for s in shots]).ravel()]))
-    _, before = model.solve(theta, strokes, iterations)  # the strokes alone
-    moves = model.touched(theta)
-    theta, after = model.solve(theta, [*moves, *strokes], iterations)
-    # a value the first strokes did not show (under the standard's values the striker
-    # missed the piece it cuts) may matter once the strokes are right: fitted too
-    later = tuple(j for j in model.touched(theta) if j not in moves)
-    if later:
-        moves = tuple(sorted((*moves, *later)))
-        theta, after = model.solve(theta, [*moves, *strokes], iterations, (math.inf,))
+    guess = np.concatenate([first, np.array([s.stroke for s in shots]).ravel()])
     runs = tuple(free_runs([s.record for s in shots]))
-    seen = _sliding_seen(runs)
-    # measured directly: the rest fitted again with it held, then all together
-    if seen is not None and 0 in moves:
-        theta[0] = seen
-        others = [j for j in moves if j != 0]
-        theta, after = model.solve(theta, [*others, *strokes], iterations, (math.inf,))
-        theta, after = model.solve(theta, [*moves, *strokes], iterations, (math.inf,))
+    # a stroke the camera lost from still to moving is looked for again across all it may
+    # have been; each start is fitted through, and the one that replays the shots best kept
+    starts = [model.search(guess)] + ([model.search(guess, wide=True)]
+                                      if any(s.unseen for s in shots) else [])
+    fits = [_descend(model, theta, runs, iterations) for theta in starts]
+    theta, _, after, moves = min(fits, key=lambda f: f[2])
+    before = min(f[1] for f in fits)
     # a value that mattered on the way (the standard's friction let a piece reach a
     # cushion) but not at the end tells nothing: back to where it started — unless it is
     # a friction that stops every slip it meets, when the shots show its floor
@@ -195,6 +193,33 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
     profile = replace(start, **{v.name: round(v.value, 4) for v in fitted})
     return Fit(profile, fitted, before, after, len(shots), sum(s.size for s in shots),
                tuple(left_out), runs)
+
+
+def _descend(model: _Model, theta: np.ndarray, runs: tuple[float, ...], iterations: int
+             ) -> tuple[np.ndarray, float, float, tuple[int, ...]]:
+    """From the searched strokes ``theta``: the strokes alone under the starting values
+    (their residual, "before"), then the values the replays depend on with them, in ever
+    longer stretches; then those the fitted strokes show too; then the sliding friction
+    as the free ``runs`` measure it, the rest fitted again with it held and all together.
+    Returns theta, before, after (RMS mm) and the values fitted."""
+    strokes = range(len(VALUES), len(theta))
+    _, before = model.solve(theta, strokes, iterations)  # the strokes alone
+    moves = model.touched(theta)
+    theta, after = model.solve(theta, [*moves, *strokes], iterations)
+    # a value the first strokes did not show (under the standard's values the striker
+    # missed the piece it cuts) may matter once the strokes are right: fitted too
+    later = tuple(j for j in model.touched(theta) if j not in moves)
+    if later:
+        moves = tuple(sorted((*moves, *later)))
+        theta, after = model.solve(theta, [*moves, *strokes], iterations, (math.inf,))
+    seen = _sliding_seen(runs)
+    # measured directly: the rest fitted again with it held, then all together
+    if seen is not None and 0 in moves:
+        theta[0] = seen
+        others = [j for j in moves if j != 0]
+        theta, after = model.solve(theta, [*others, *strokes], iterations, (math.inf,))
+        theta, after = model.solve(theta, [*moves, *strokes], iterations, (math.inf,))
+    return theta, before, after, moves
 
 
 def free_runs(records: list[ShotRecord]) -> list[float]:
@@ -283,7 +308,23 @@ def _prepare(record: ShotRecord, board: Board, physics: PhysicsProfile) -> _Shot
     speed = min(max(speed, 100.0), 15000.0)
     lag = float(np.clip(d[0] / speed - t[0], _STROKE_LOW[2], _STROKE_HIGH[2]))
     stroke = (math.degrees(math.atan2(dy, dx)), speed / 1000, lag, 0.0, 0.0)
-    return _Shot(record, positions, seen, resting, stroke)
+    return _Shot(record, positions, seen, resting, stroke, _unseen(path, record.start))
+
+
+def _unseen(path: np.ndarray, start: tuple[float, float]) -> tuple[float, float] | None:
+    """The span (record s) between the shot piece's last sample where it stood and its
+    first away from there, if the camera lost it for longer than UNSEEN_START in
+    between: then the strike is anywhere in it, and the first moving samples may come
+    after it met something, so its speed and instant are barely known."""
+    away = np.hypot(path[:, 1] - start[0], path[:, 2] - start[1]) > MOVED_MM
+    if not away.any():
+        return None
+    first = int(np.argmax(away))
+    moving = float(path[first, 0])
+    # no sample where it stood: the record's instant of the strike (its time 0) lies
+    # within the span, so the span reaches as far before it as after
+    still = float(path[first - 1, 0]) if first > 0 else -moving
+    return (still, moving) if moving - still > UNSEEN_START else None
 
 
 class _Model:
@@ -413,24 +454,34 @@ class _Model:
                 break
         return theta, _rms(base)
 
-    def search(self, theta: np.ndarray) -> np.ndarray:
+    def search(self, theta: np.ndarray, wide: bool = False) -> np.ndarray:
         """Each shot's direction and speed looked for on a grid around the first
         estimate, on the shot's first ``SEARCH_HORIZON`` s: a camera often loses a fast
         shot piece in its first frames (a streak), and then the first estimate comes from
-        samples after it has already met something."""
+        samples after it has already met something. ``wide``: for a shot piece out of
+        sight from still to moving (``_Shot.unseen``), speeds from UNSEEN_SPEEDS times
+        the first estimate and strike instants across the span unseen as well."""
         theta = theta.copy()
         self.horizon = SEARCH_HORIZON
         n = len(VALUES)
-        for k in range(len(self.shots)):
+        for k, shot in enumerate(self.shots):
             at = n + _PER_SHOT * k
+            speeds, lags = SEARCH_SPEEDS, [theta[at + 2]]
+            if wide and shot.unseen is not None:  # struck anywhere in the span: replay time is
+                still, moving = shot.unseen  # the record's plus the lag
+                speeds = UNSEEN_SPEEDS
+                lags = np.clip([theta[at + 2], *np.linspace(-moving, -still, UNSEEN_INSTANTS)],
+                               _STROKE_LOW[2], _STROKE_HIGH[2])
             best, tried = None, theta[at:at + _PER_SHOT].copy()
             for turn in np.arange(-SEARCH_DEGREES, SEARCH_DEGREES + 0.5, 1.0):
-                for scale in SEARCH_SPEEDS:
-                    tried[0], tried[1] = theta[at] + turn, theta[at + 1] * scale
-                    cost = _cost([self.shot_residuals(k, theta[:n], tried)])
-                    if best is None or cost < best[0]:
-                        best = (cost, tried[:2].copy())
-            theta[at:at + 2] = best[1]
+                for scale in speeds:
+                    for lag in lags:
+                        tried[0], tried[1] = theta[at] + turn, theta[at + 1] * scale
+                        tried[2] = lag
+                        cost = _cost([self.shot_residuals(k, theta[:n], tried)])
+                        if best is None or cost < best[0]:
+                            best = (cost, tried[:3].copy())
+            theta[at:at + 3] = best[1]
         self.horizon = math.inf
         return theta
 
