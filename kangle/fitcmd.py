@@ -36,6 +36,10 @@ def cmd_fit_physics(args: argparse.Namespace) -> int:
         print(f"left out {args.shots[k]}: {why}")
     said = report(fit, start.name)
     print("\n".join(said))
+    for k, mm in fit.parted():
+        print(f"  {args.shots[k]} is replayed {mm:.0f} mm from what was seen, far more than the "
+              f"others: the camera may have lost or mistaken a piece in it; its samples that "
+              "far off counted for little (look at it, or fit without it)")
     name = args.name or out.stem
     header = [f"Physics profile {name!r}, written by `kangle fit-physics` from "
               f"{len(records)} shot records, starting from {start.name}; the values not "

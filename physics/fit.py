@@ -60,6 +60,8 @@ from rules.errors import KangleError
 from rules.shot import ShotRecord
 
 HUBER_MM = 5.0  # residuals beyond this count linearly
+PARTED_MM = 20.0  # a shot replayed this far (RMS) from what was seen …
+PARTED_TIMES = 3.0  # … and this many times the shots' median has parted from it (Fit.parted)
 START_MM = 3.0  # how far the shot piece may have stood from the record's start
 START_WEIGHT = 3.0  # a millimetre off the record's start costs as much as 3 mm off a sample
 REPLAY_RATE = 240  # Hz: the replay's path samples, interpolated at the record's times
@@ -132,6 +134,19 @@ class Fit:
     samples: int
     left_out: tuple[tuple[int, str], ...] = ()  # (index in the records given, why)
     free_runs: tuple[float, ...] = ()  # the sliding friction each free run showed (free_runs)
+    # (index in the records given, RMS mm) of each shot fitted, with the fitted values
+    shot_mm: tuple[tuple[int, float], ...] = ()
+
+    def parted(self) -> list[tuple[int, float]]:
+        """The shots whose replays stay far from what was seen with the fitted values —
+        over PARTED_MM and PARTED_TIMES the shots' median: a piece the camera lost or
+        mistook (the Huber weights keep such samples from steering the fit, but the RMS
+        counts them)."""
+        if len(self.shot_mm) < 2:
+            return []
+        typical = float(np.median([mm for _, mm in self.shot_mm]))
+        return [(k, mm) for k, mm in self.shot_mm
+                if mm > max(PARTED_MM, PARTED_TIMES * typical)]
 
 
 @dataclass(frozen=True)
@@ -156,10 +171,11 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
     """Fit the five values of ``start`` to ``records`` (each with its ``trajectory`` and
     ``table``); see the module's docstring. A record that shows too little to replay is
     left out, and ``Fit.left_out`` says why."""
-    shots, left_out = [], []
+    shots, given, left_out = [], [], []
     for k, record in enumerate(records):
         try:
             shots.append(_prepare(record, board, start))
+            given.append(k)
         except KangleError as exc:
             left_out.append((k, str(exc)))
     if not shots:
@@ -191,8 +207,9 @@ def fit_physics(records: list[ShotRecord], board: Board, start: PhysicsProfile,
                          floors.get(i))
                    for i, (name, _, _, needs) in enumerate(VALUES))
     profile = replace(start, **{v.name: round(v.value, 4) for v in fitted})
+    each = tuple((k, _rms([r])) for k, r in zip(given, model.residuals(theta), strict=True))
     return Fit(profile, fitted, before, after, len(shots), sum(s.size for s in shots),
-               tuple(left_out), runs)
+               tuple(left_out), runs, each)
 
 
 def _descend(model: _Model, theta: np.ndarray, runs: tuple[float, ...], iterations: int

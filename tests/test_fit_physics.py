@@ -162,3 +162,23 @@ def test_strokes_the_camera_lost_until_they_met_something_are_still_fitted():
     fit = fit_physics(records, BOARD, PhysicsProfile())
     for value in fit.values:
         assert value.value == pytest.approx(getattr(VENUE, value.name), rel=0.05), value
+
+
+def test_a_shot_whose_replay_parts_from_what_was_seen_is_named(tmp_path, capsys):
+    """A record in which the camera mistook a piece (here the struck piece's path, from
+    0.3 s on, 120 mm off where it went) cannot be replayed by any physics: the fit keeps
+    its far samples from steering the values, and names the shot, where the others'
+    replays stay close."""
+    played = [simulate(state, stroke, BOARD, VENUE) for state, stroke in fitting_shots()[:3]]
+    first = played[0]
+    piece = next(p for p in first.trajectory if p != first.shot_piece)
+    mistaken = replace(first, trajectory={**first.trajectory, piece: tuple(
+        (t, x + (120.0 if t > 0.3 else 0.0), y) for t, x, y in first.trajectory[piece])})
+    paths = []
+    for i, record in enumerate([mistaken, *played[1:]]):
+        paths.append(tmp_path / f"shot-{i}.json")
+        write_json(paths[-1], record.to_json())
+    assert main(["fit-physics", *map(str, paths), "--out", str(tmp_path / "v.toml")]) == 0
+    out = capsys.readouterr().out
+    named = re.findall(r"(\S+shot-\d\.json) is replayed (\d+) mm from what was seen", out)
+    assert [n for n, _ in named] == [str(paths[0])] and int(named[0][1]) >= 20, out
