@@ -1873,3 +1873,28 @@ def test_a_striker_lost_over_an_opening_and_called_pocketed_there_met_nothing_fi
     seen = _followed(STRIKER_9063, {}, frames=50).record()
     assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "NE")]
     assert not seen.contacts_of("RS")
+
+
+# benchmarks/fit_physics.py venue 4, stroke 5, as the camera saw it (as 8313's above): the
+# striker from SW at 4 m/s, a streak the detector misses until it is back from the E
+# cushion (0.17 s), first seen at frame 20 on its way W, off W at 0.48 s, then N
+STRIKER_FIT_4 = {-1: (-263, -267), 0: (-259, -264), 1: None, 20: (-35, 93), 21: None,
+                 23: (-145, 130), 24: None, 26: (-250, 167), 27: (-286, 179), 28: (-320, 190),
+                 29: (-348, 202), 30: (-326, 208), 31: (-303, 214), 32: (-281, 220),
+                 33: (-257, 225), 34: (-235, 231), 35: (-215, 238), 36: (-193, 243),
+                 37: (-173, 248), 38: (-152, 253), 39: (-133, 259), 40: (-113, 265),
+                 41: (-94, 271), 42: (-75, 277), 43: (-57, 282), 44: (-39, 286),
+                 45: (-22, 290), 46: (-5, 294), 47: (12, 299), 48: (28, 303)}
+
+
+def test_a_striker_first_seen_long_after_the_strike_is_followed_whichever_way_it_goes():
+    """The striker's first step away, seen 0.33 s after it left its place, says where it
+    got to, not the way it is going: it had met the E cushion unseen, and was refused
+    its next 19 sightings on its way back W as "not the way it left" (the rule for a
+    striker seen leaving, held-out 8831), the W cushion's contact lost with them."""
+    tracker = _followed(STRIKER_FIT_4, {}, frames=60)
+    record = tracker.record()
+    path = record.trajectory[record.shot_piece]
+    assert sum(0.37 < t < 0.71 for t, _, _ in path) >= 15
+    west = [c for c in record.contacts if c.a == "RS" and c.b == "cushion:W"]
+    assert len(west) == 1 and 0.45 < west[0].t < 0.52
