@@ -222,8 +222,9 @@ def main(argv=None) -> int:
                     help="synthetic photos of random editions (training typefaces and jokers "
                          "only) in every scene: flat on any table, racks from above and front")
     ap.add_argument("--jokers", type=int, default=0,
-                    help="more such photos, their tiles drawn from a set with JOKER_SET jokers "
-                         "(each a new edition: more joker pictures to learn from)")
+                    help=f"more such photos, their tiles drawn from a set with {JOKER_SET} "
+                         "jokers (each a new edition: more joker pictures to learn from; "
+                         "tried in session 36, not used for the shipped models)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=MODELS)
     ap.add_argument("--samples", type=Path, help="cache of the face patches (.npz): "
