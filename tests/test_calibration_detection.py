@@ -18,7 +18,7 @@ from kangle.cli import main
 from rules.board import load_board
 from rules.errors import KangleError
 from rules.pieces import colour_of, is_striker
-from vision.detect import Detector
+from vision.detect import RING_HOLDS, Detector
 from vision.render import (
     Lamp,
     Look,
@@ -170,6 +170,45 @@ def test_looking_again_at_the_blobs_cut_alone_sees_what_the_whole_frame_shows(ve
     assert np.array_equal(dist_after, whole)
     assert peaks_after == detector._peaks(whole)
     assert len(peaks_after) > len(peaks) * 0.6
+
+
+def test_a_peaks_width_inside_the_lines_looked_at_near_it_is_the_whole_views(venue):
+    """Detector._inside_lines looks for the peak's part of the mask inside the board's
+    lines in a box round the peak; every answer must be the one the whole view gives:
+    for parts inside the box (a piece in a ring), parts that run out of it (a thin strip,
+    smaller than a ring holds, longer than the box), and parts too large."""
+    detector = Detector(venue[2])
+    n = detector.rect.size
+    rng = np.random.default_rng(11)
+    mask = np.zeros((n, n), np.uint8)
+    r = int(detector.r_striker)
+    for _ in range(40):
+        x, y = (int(v) for v in rng.integers(r, n - r, 2))
+        kind = rng.integers(3)
+        if kind == 0:  # a piece, maybe with a ring round it
+            cv2.circle(mask, (x, y), int(rng.integers(r // 2, r + 4)), 1, -1)
+        elif kind == 1:  # a long thin strip
+            a = rng.uniform(0, np.pi)
+            end = (int(x + 6 * r * np.cos(a)), int(y + 6 * r * np.sin(a)))
+            cv2.line(mask, (x, y), end, 1, int(rng.integers(2, 6)))
+        else:  # an arm
+            cv2.ellipse(mask, (x, y), (5 * r, 2 * r), float(rng.uniform(0, 180)), 0, 360, 1, -1)
+    inside = mask & detector.rect.not_lines
+    labels = cv2.connectedComponents(inside, connectivity=4)[1]
+    areas = np.bincount(labels.ravel())
+    dist = cv2.distanceTransform(inside, cv2.DIST_L2, 5)
+    holds = RING_HOLDS * np.pi * detector.r_striker ** 2
+    kinds = set()
+    for row, col in zip(*np.nonzero(mask[::3, ::3]), strict=True):
+        row, col = 3 * int(row), 3 * int(col)
+        part = labels[row, col]
+        small = part > 0 and areas[part] <= holds
+        long = small and max(cv2.boundingRect((labels == part).astype(np.uint8))[2:]) > 4 * r
+        kinds.add((part > 0, small, long))
+        want = float(dist[row, col]) if small else -1.0
+        assert detector._inside_lines(mask, col, row, -1.0) == want, (row, col)
+    assert kinds == {(False, False, False), (True, False, False), (True, True, False),
+                     (True, True, True)}
 
 
 def test_pieces_on_the_rim_are_reported_as_such(venue):

@@ -111,6 +111,7 @@ class Detector:
         k = int(self.r_piece * 1.1) | 1
         self.peak_kernel = np.ones((k, k), np.uint8)
         # the discs printed in solid colour: centre (rectified px) and radius (px)
+        self._names: dict[tuple[str, str], str] = {}  # (colour, size) → the set's name
         self._discs = [(*self.rect.to_px(*centre), r * s) for centre, r in (
             carrom_print(self.board).discs if self.board.design == "carrom" else ())]
 
@@ -139,7 +140,6 @@ class Detector:
         whole_dist = dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         peaks = self._peaks(dist)
         for look in range(4):
-            self._free = None  # the mask inside the board's lines (_inside_lines), when needed
             kept = self._strongest_apart(peaks)
             found = self._measure_all(mask, dist, f, kept, known=known)
             weak = [kept[k] for k, d in enumerate(found) if d is not None and not d[1]]
@@ -193,7 +193,6 @@ class Detector:
         labels, crowded, areas = crowds(mask, self.r_piece)
         if not len(crowded):
             return kept, found
-        self._free = None
         doubted = {labels[int(y), int(x)] for x, y in doubts}
         for i, (rows, cols) in crowded.items():
             inside = [labels[int(y), int(x)] == i for x, y in kept]
@@ -321,11 +320,11 @@ class Detector:
             return None
         xs = xs + x0
         ys = ys + y0
-        own = (xs - cx) ** 2 + (ys - cy) ** 2
-        for j in neighbours:  # keep the pixels nearer this peak than any neighbour's
-            ox, oy = peaks[j]
-            mine = own <= (xs - ox) ** 2 + (ys - oy) ** 2
-            xs, ys, own = xs[mine], ys[mine], own[mine]
+        if len(neighbours):  # keep the pixels nearer this peak than any neighbour's
+            own = (xs - cx) ** 2 + (ys - cy) ** 2
+            ox, oy = np.asarray([peaks[j] for j in neighbours]).T[:, :, None]
+            mine = own <= ((xs - ox) ** 2 + (ys - oy) ** 2).min(axis=0)
+            xs, ys = xs[mine], ys[mine]
         # the board's printed lines are no piece's: a piece is measured by its pixels off
         # them (a shooting circle round a striker at its centre, or the inner ring round a
         # 小回, lies just outside the piece and joins its blob when blur or the piece's
@@ -350,7 +349,7 @@ class Detector:
                 # else a piece's worth of an arm or a sleeve, or the middle of a black
                 # and a white man touching: no piece's centre
                 like = self.colours.distances(ratio, redness)[colour] <= LIKE
-                typical = float(np.mean(like)) >= PIECES
+                typical = _share(like) >= PIECES
                 if self.colours.classes[colour][0][0] >= DARK_CLASS:
                     # a light colour may be the board's own (white men on pale wood):
                     # then the board enclosed by print and filled in (between two
@@ -359,9 +358,9 @@ class Detector:
                     # cooler than the board — unless it is mostly saturated, with no
                     # colour to tell it by
                     clipped = f.image[rows, cols].max(axis=1) >= CLIPPED
-                    if np.mean(clipped) < SATURATED:
+                    if _share(clipped) < SATURATED:
                         face = like & (f.seen[rows, cols] > 0)
-                        typical = typical and float(np.mean(face)) >= FACE_SEEN
+                        typical = typical and _share(face) >= FACE_SEEN
         else:  # on the rim
             colour, confidence = self.colours.classify_by_redness(
                 float(f.redness_at(rows, cols, surface=True).mean()))
@@ -381,7 +380,7 @@ class Detector:
             xs, ys = xs[~(outer & grey)], ys[~(outer & grey)]
         fill = len(xs) / (math.pi * radius ** 2)
         confidence *= min(fill, 1.0)
-        mx, my = float(xs.mean()), float(ys.mean())
+        mx, my = int(xs.sum()) / len(xs), int(ys.sum()) / len(ys)  # (np.mean's values)
         centred = (typical and  # like its colour, and
                    0.6 <= fill <= 1.5 and  # one piece's worth of pixels, around the peak
                    (mx - cx) ** 2 + (my - cy) ** 2 <= (0.35 * radius) ** 2 and
@@ -397,22 +396,46 @@ class Detector:
         the piece is what lies inside it. Only where that part is no larger than a ring
         holds (RING_HOLDS strikers): a sleeve or an arm across the cushion's lines is
         cut by them into strips as narrow as a piece, but as long as the arm. Else (and
-        for a peak on a line) ``width``, the whole blob's. The lines' cut of the mask is
-        made once a look."""
-        if self._free is None:
-            inside = mask & self.rect.not_lines
-            self._free = _Parts(inside, cv2.connectedComponents(inside, connectivity=4)[1])
-        parts = self._free
+        for a peak on a line) ``width``, the whole blob's.
+
+        The part (4-connected) is looked for in a box two strikers round the peak, and
+        in the whole view only when it runs out of the box and is still small enough: a
+        part inside the box is the whole part, and its width there is the whole view's
+        (the nearest pixel off it in every direction lies in the box)."""
         row, col = int(round(cy)), int(round(cx))
-        part = parts.labels[row, col]  # (0: the peak lies on a line itself)
-        if part == 0 or parts.area(part) > RING_HOLDS * math.pi * self.r_striker ** 2:
+        holds = RING_HOLDS * math.pi * self.r_striker ** 2
+        h, w = mask.shape
+        reach = int(2 * self.r_striker) + 3
+        box = (max(row - reach, 0), min(row + reach + 1, h),
+               max(col - reach, 0), min(col + reach + 1, w))
+        inside, part = self._part_at(mask, box, row, col)
+        y0, y1, x0, x1 = box
+        if np.count_nonzero(part) <= holds and (
+                (y0 > 0 and part[0].any()) or (y1 < h and part[-1].any()) or
+                (x0 > 0 and part[:, 0].any()) or (x1 < w and part[:, -1].any())):
+            box = (0, h, 0, w)  # it runs out of the box: the whole view
+            inside, part = self._part_at(mask, box, row, col)
+        if not part.any() or np.count_nonzero(part) > holds:
             return width
-        return parts.width_at(row, col)
+        return float(cv2.distanceTransform(inside, cv2.DIST_L2, 5)[row - box[0], col - box[2]])
+
+    def _part_at(self, mask: np.ndarray, box: tuple[int, int, int, int], row: int, col: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """In ``box`` (top, bottom, left, right rows and columns) of the view: the mask
+        off the board's lines, and the 4-connected part of it at (``row``, ``col``) (none
+        when that pixel lies on a line or off the mask)."""
+        y0, y1, x0, x1 = box
+        inside = mask[y0:y1, x0:x1] & self.rect.not_lines[y0:y1, x0:x1]
+        labels = cv2.connectedComponents(inside, connectivity=4)[1]
+        label = labels[row - y0, col - x0]
+        return inside, (labels == label) & (label > 0)
 
     def _name(self, colour: str, size: str) -> str:
         """The set's name for a piece of this colour and size ("piece" or "striker")."""
-        part = self.board.part(colour, size)
-        return part.name if part else size
+        if (colour, size) not in self._names:
+            part = self.board.part(colour, size)
+            self._names[colour, size] = part.name if part else size
+        return self._names[colour, size]
 
     def _unshaded(self, f, colour: str, cx: float, cy: float, radius: float) -> bool:
         """Whether a blob of a light colour has nothing darker than the board around it:
@@ -453,7 +476,7 @@ class Detector:
         px = f.image[max(row - k, 0):row + k + 1, max(col - k, 0):col + k + 1].reshape(
             -1, 3).astype(np.float32)
         share = px[:, 2] / (px.sum(axis=1) + 1)
-        if float(np.mean(np.abs(share - ink[2] / (sum(ink) + 1)) < PRINT_SHARE)) > 0.5:
+        if _share(np.abs(share - ink[2] / (sum(ink) + 1)) < PRINT_SHARE) > 0.5:
             return True
         # what covers the whole disc and runs on beyond it (an arm, a sleeve) is no
         # piece: most of a ring just outside the disc has the blob's colour and is
@@ -464,7 +487,7 @@ class Detector:
         like = np.abs(f.image[rows, cols].astype(np.float32) - middle).max(axis=1) < (
             COVER_LIKE * max(float(middle.max()), 1.0))
         unlike_board = np.abs(f.ratio_at(rows, cols) - 1) > COVER_UNLIKE
-        return float(np.mean(like & unlike_board)) > 0.5
+        return _share(like & unlike_board) > 0.5
 
     def _undo_side(self, x: float, y: float, size: str) -> tuple[float, float]:
         """The side of a piece (height t) shows between its top face and where its base
@@ -480,29 +503,6 @@ class Detector:
     def _where(self, x: float, y: float) -> str:
         region = self.board.region(x, y)
         return {"surface": "surface", "hole": "hole"}.get(region, "rim")
-
-
-class _Parts:
-    """The mask inside the board's lines cut into its parts (4-connected ``labels``),
-    each part's area and the distance transform counted only when asked: most peaks
-    asked about lie in a part too large for a ring (the distance transform and all
-    the areas cost 1.1 ms of a frame's view, one part's area 0.15 ms)."""
-
-    def __init__(self, inside: np.ndarray, labels: np.ndarray):
-        self.inside, self.labels = inside, labels
-        self._areas: dict[int, int] = {}
-        self._dist: np.ndarray | None = None
-
-    def area(self, part: int) -> int:
-        if part not in self._areas:
-            self._areas[part] = int(np.count_nonzero(self.labels == part))
-        return self._areas[part]
-
-    def width_at(self, row: int, col: int) -> float:
-        """The distance (px) from (row, col) to the nearest pixel outside the parts."""
-        if self._dist is None:
-            self._dist = cv2.distanceTransform(self.inside, cv2.DIST_L2, 5)
-        return float(self._dist[row, col])
 
 
 def _rings(f, cx: float, cy: float, radius: float, gaps) -> tuple[np.ndarray, np.ndarray]:
@@ -534,6 +534,11 @@ def _strongest_first(peaks: list[Peak]) -> list[Peak]:
     """Peaks strongest first, equal ones in the order of their first pixels: the order
     looking at the whole frame gives, whichever part of it they were found in."""
     return sorted(peaks, key=lambda p: (-p.strength, p.first))
+
+
+def _share(flags: np.ndarray) -> float:
+    """The share of a boolean array that is true (np.mean's value, without its cost)."""
+    return np.count_nonzero(flags) / flags.size if flags.size else 0.0
 
 
 def _pieces(found) -> int:
