@@ -69,6 +69,27 @@ def test_photos_behind_entries_are_kept_once_and_never_changed(where):
     comp.close()
 
 
+def test_an_entry_written_is_the_one_the_next_read_gives_as_a_fresh_read_parses_it(where):
+    """What ``append`` returns is the log's entry as any read parses it (JSON's own types,
+    not the caller's), and the next read of the same store gives that very object: the
+    formats remember their answers by the entries' identities, so a station's next page
+    finds what the write's draws worked out instead of working it out again."""
+    comp = new(where, "kangle", ["Ann", "Bo"])
+    store = comp.store
+    written = store.append(comp.event, "match", {"holder": "Ann", "challenger": "Bo",
+                                                 "winner": "Bo", "cards": (3, 1)}, "ref")
+    assert written.data["cards"] == [3, 1]
+    log = store.entries(comp.event)
+    assert log[-1] is written
+    other = EventStore(store.url)  # another station's read of the same log
+    assert other.entries(comp.event) == log
+    other.close()
+    if store.engine.dialect.name == "postgresql":  # a read is one statement, on its own
+        with store.reader.connect() as conn:
+            assert conn.connection.dbapi_connection.autocommit
+    comp.close()
+
+
 def test_a_correction_supersedes_and_the_old_entry_stays_in_the_log(where):
     comp = new(where, "kangle", ["Ann", "Bo", "Cy"])
     first = comp.record("match", {"holder": "Ann", "challenger": "Bo", "winner": "Bo"}, "ref")[0]

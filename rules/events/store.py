@@ -164,7 +164,12 @@ class EventStore:
                 self.reader = sa.create_engine(url, connect_args={"timeout": wait_s})
                 _read_sqlite_without_locking_writers_out(self.reader)
             else:
-                self.engine = self.reader = sa.create_engine(url, pool_pre_ping=True)
+                self.engine = sa.create_engine(url, pool_pre_ping=True)
+                # a read is one statement: run on its own (autocommit), it is one round
+                # trip, without the BEGIN before it and the ROLLBACK that hands its
+                # connection back (0.71 → 0.47 ms a read of the log on loopback)
+                self.reader = sa.create_engine(url, pool_pre_ping=True,
+                                               isolation_level="AUTOCOMMIT")
         except ModuleNotFoundError as exc:
             raise KangleError(f"cannot open {_safe(url)}: the database driver is missing "
                               f"({exc})") from None
@@ -340,12 +345,19 @@ class EventStore:
             draft = Entry(0, kind, data, by, _now(), supersedes)
             if check:
                 check(existing, draft)
+            text = json.dumps(data, ensure_ascii=False, sort_keys=True)
             result = conn.execute(entries_table.insert().values(
-                event_id=event.id, kind=kind, data=json.dumps(data, ensure_ascii=False,
-                                                              sort_keys=True),
-                entered_by=by, entered_at=draft.at, supersedes=supersedes))
-            return Entry(result.inserted_primary_key[0], kind, data, by, draft.at,
-                         supersedes)
+                event_id=event.id, kind=kind, data=text, entered_by=by, entered_at=draft.at,
+                supersedes=supersedes))
+            new = Entry(result.inserted_primary_key[0], kind, json.loads(text), by, draft.at,
+                        supersedes)
+        # committed, with every other writer of the event kept out: the log is what this
+        # write read and its entry, as a read would parse it. Kept so, the next read
+        # finds this very entry (the formats remember their answers by the entries' identities)
+        with self._read_lock:
+            if len(self._read.get(event.id, [])) == len(existing):
+                self._read[event.id] = [*existing, new]
+        return new
 
 
 def in_force(entries: list[Entry]) -> list[Entry]:
