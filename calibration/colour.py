@@ -29,6 +29,9 @@ RATIO = (0.0, 50.0)
 REDNESS = (-NEVER, NEVER)
 # a pixel is like a colour within this squared distance of it (three spreads)
 LIKE = 9.0
+# a colour learnt from fewer pieces than this is learnt from few: its spread is taken
+# wide (learn), and a venue's earlier calibration is preferred to it
+FEW_SAMPLES = 4
 
 
 def share_like(distances: np.ndarray) -> float:
@@ -164,7 +167,7 @@ def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] |
     is known. ``least``: how many samples each colour needs (default four each); a colour
     with none is left out, unless it is needed. ``print_bgr``: the colour of the discs
     printed on the board, if it has any."""
-    least = least or {c: 4 for c in samples}
+    least = least or {c: FEW_SAMPLES for c in samples}
     for colour, need in least.items():
         if len(samples.get(colour, [])) < need:
             raise KangleError(f"the frame shows too few {colour} pieces to learn their colour "
@@ -175,7 +178,7 @@ def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] |
         if not seen:
             continue
         arr = np.array(seen)
-        floor = 0.02 if len(arr) >= 4 else 0.05  # a lone piece says little of the spread
+        floor = 0.02 if len(arr) >= FEW_SAMPLES else 0.05  # few say little of the spread
         classes[colour] = tuple((float(arr[:, k].mean()), float(arr[:, k].std() + floor))
                                 for k in (0, 1))
     dark = [r for r, _ in classes.values() if r[0] < DARK_CLASS]

@@ -4,7 +4,7 @@ which every later command takes (schema ``kangle.calibration/1``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,10 @@ class Calibration:
     board: Board
     colours: ColourModel
     residual_mm: float
+    # how many lone pieces each colour's look was learnt from, as this calibration was
+    # made (empty when loaded, or when the colours came from the set-up rows or from an
+    # earlier calibration): not saved
+    learnt_from: dict[str, int] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         c = self.camera

@@ -24,7 +24,7 @@ import numpy as np
 
 from calibration.board_pose import check_frame, find_board, pose_from_corners
 from calibration.camera import Camera
-from calibration.colour import NEVER, learn
+from calibration.colour import FEW_SAMPLES, NEVER, ColourModel, learn
 from calibration.profile import Calibration
 from calibration.rectify import Rectifier
 from rules.board import CORNERS, Board
@@ -79,16 +79,18 @@ def calibrate_board(frame: np.ndarray, intrinsics: Camera, board: Board,
     camera, set_up = orient(frame, pose.camera, board, red_side, earlier)
     if measure:
         camera, board = measure_board(frame, camera, board, side_mm)
+    learnt: dict[str, int] = {}
     if set_up:
         colours = learn_colours(frame, camera, board)
     else:
-        try:
-            colours = learn_colours_anywhere(frame, camera, board)
+        try:  # (the venue's colours, as saved, are better than those of a few pieces)
+            colours, learnt = learn_colours_anywhere(frame, camera, board,
+                                                     least=1 if earlier is None else FEW_SAMPLES)
         except KangleError:
             if earlier is None:
                 raise
             colours = earlier.colours  # too few pieces in view: the venue's, as saved
-    return Calibration(camera, board, colours, pose.residual_mm)
+    return Calibration(camera, board, colours, pose.residual_mm, learnt)
 
 
 def follow_camera(frame: np.ndarray, cal: Calibration,
@@ -308,15 +310,19 @@ def learn_colours(frame: np.ndarray, camera: Camera, board: Board):
     return learn(samples)
 
 
-def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
+def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board,
+                           least: int = 1) -> tuple[ColourModel, dict[str, int]]:
     """The colour model from whatever pieces the frame shows on the playing surface, mid-
-    game included, for any piece set: every lone blob that differs from the board (darker,
-    lighter or redder) and has a piece's size and roundness gives one sample, and the
-    samples fall into the set's colours by k-means started from what each colour looks
-    like in general (black much darker than the board, white lighter, red redder).
-    Fewer than four lone pieces of a colour the set has at least four of is an error
-    naming the counts, not a guess; a colour the set has one or two of (carrom's queen)
-    is learnt from what is seen, and left out when none is."""
+    game included, for any piece set, and how many pieces each colour was learnt from:
+    every lone blob that differs from the board (darker, lighter or redder) and has a
+    piece's size and roundness gives one sample, and the samples fall into the set's
+    colours by k-means started from what each colour looks like in general (black much
+    darker than the board, white lighter, red redder). Fewer than ``least`` lone pieces
+    of a colour the set has at least four of is an error naming the counts, not a guess
+    (late in a game one lone piece of a colour is often all there is: learnt from
+    fewer than FEW_SAMPLES, its spread is taken wide, and the calibrating command says
+    so); a colour the set has one or two of (carrom's queen) is learnt from what is
+    seen, and left out when none is."""
     rect = Rectifier(camera, board, scale=1.0)
     light = "white" in board.set_colours
     f = rect.features(frame, light=light)
@@ -341,17 +347,20 @@ def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board):
         of_colour = cv2.morphologyEx(of_colour, cv2.MORPH_OPEN, _SIDES)
         samples += _piece_samples(of_colour, ratio, redness, board)
     groups = _colour_groups(np.array(samples).reshape(-1, 2), board.set_colours)
-    counts = {c: sum(p.count for p in board.piece_set if p.colour == c) for c in groups}
-    short = [c for c in groups if counts[c] >= 4 and len(groups[c]) < 4]
+    counts = {c: board.count_of(c) for c in groups}
+    short = [c for c in groups if counts[c] >= 4 and len(groups[c]) < least]
     if short:
         seen = ", ".join(f"{len(groups[c])} lone {c}" for c in groups)
-        raise KangleError(f"the frame shows {seen} pieces on the board: at least four lone "
-                          f"{' and four lone '.join(short)} pieces, apart from the others, are "
-                          "needed to learn what they look like. Calibrate from a frame with more "
-                          "pieces or from the set-up position, or give this venue's earlier "
-                          "calibration with --venue")
-    return learn({c: [samples[i] for i in idx] for c, idx in groups.items()},
-                 {c: (4 if counts[c] >= 4 else 0) for c in groups}, ink)
+        each = "one lone {} piece" if least == 1 else f"{least} lone {{}} pieces"
+        need = " and ".join(each.format(c) for c in short)
+        raise KangleError(f"the frame shows {seen} pieces on the board: at least {need}, apart "
+                          f"from the others, {'is' if need.count('piece') == 1 else 'are'} needed "
+                          "to learn what they look like. Calibrate from a frame with more pieces "
+                          "or from the set-up position, or give this venue's earlier calibration "
+                          "with --venue")
+    model = learn({c: [samples[i] for i in idx] for c, idx in groups.items()},
+                  {c: (least if counts[c] >= 4 else 0) for c in groups}, ink)
+    return model, {c: len(idx) for c, idx in groups.items() if c in model.classes}
 
 
 _MARKS = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))

@@ -8,6 +8,7 @@ import json
 import cv2
 import numpy as np
 
+from calibration.colour import FEW_SAMPLES
 from calibration.intrinsics import calibrate_camera, default_intrinsics, load_intrinsics
 from calibration.profile import Calibration
 from calibration.venue import SIDES, calibrate_board
@@ -72,12 +73,19 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"board: side {b.side:g} mm, holes {b.hole_diameter:g} mm at {b.hole_inset:g} mm, "
           f"circles {b.circle_diameter:g} mm at {b.circle_inset:g} mm, rings "
           f"{b.penalty_diameter:g}/{b.inner_diameter:g} mm")
-    m = cal.colours
-    learnt = ", ".join(f"{c} (brightness {r[0]:.2f} of the board's)"
+    m, seen = cal.colours, cal.learnt_from
+    learnt = ", ".join(f"{c} (brightness {r[0]:.2f} of the board's"
+                       + (f", from {seen[c]} piece{'s' * (seen[c] > 1)})" if c in seen else ")")
                        for c, (r, _) in m.classes.items())
     missing = [c for c in b.set_colours if c not in m.classes]
     print(f"colours learnt: {learnt}" + (f"; not seen, so not looked for: {', '.join(missing)}"
                                           if missing else ""))
+    few = [c for c, n in seen.items() if n < FEW_SAMPLES and b.count_of(c) >= FEW_SAMPLES]
+    if few:
+        print(f"WARNING: {' and '.join(few)} learnt from fewer than {FEW_SAMPLES} pieces "
+              "apart from the others: if such pieces are missed or miscounted, calibrate "
+              "again from a frame that shows more of them apart (or the set-up), or give "
+              "this venue's earlier calibration with --venue")
     print(f"wrote {args.out}")
     return 0
 

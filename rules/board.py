@@ -142,6 +142,10 @@ class Board:
         """The colours of the piece set, in the order the profile names them."""
         return tuple(dict.fromkeys(part.colour for part in self.piece_set))
 
+    def count_of(self, colour: str) -> int:
+        """How many discs of ``colour`` the set has, pieces and strikers."""
+        return sum(p.count for p in self.piece_set if p.colour == colour)
+
     def part(self, colour: str, size: str) -> SetPart | None:
         """The set's part of this colour and size, if it has one."""
         return next((p for p in self.piece_set if p.colour == colour and p.size == size), None)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 from dataclasses import replace
 
 import cv2
@@ -11,7 +12,7 @@ import pytest
 from calibration.board_pose import find_board
 from calibration.camera import Camera
 from calibration.colour import ColourModel
-from calibration.intrinsics import calibrate_camera
+from calibration.intrinsics import IntrinsicsReport, calibrate_camera
 from calibration.profile import Calibration
 from calibration.venue import calibrate_board, setup_positions
 from kangle.cli import main
@@ -363,14 +364,51 @@ def test_a_mid_game_frame_calibrates_with_red_side_and_detection_follows(yaw):
     assert all(d.colour == colour_of(p) for p, d, _ in pairs)
 
 
-def test_the_venue_saved_earlier_gives_red_side_for_a_mid_game_frame(venue):
+def test_the_venue_saved_earlier_gives_red_side_and_colours_for_a_mid_game_frame(venue):
     camera, look, cal = venue
-    few = {"R01": (-100.0, 20.0), "B01": (150.0, -60.0)}  # too few to learn colours from
+    few = {"R01": (-100.0, 20.0), "B01": (150.0, -60.0)}  # few to learn colours from
     frame = RENDER.render(camera, few, replace(look, seed=5)).image
-    with pytest.raises(KangleError, match="1 lone red, 1 lone black"):
-        calibrate_board(frame, camera, BOARD, red_side="bottom")
     again = calibrate_board(frame, camera, BOARD, earlier=cal)
-    assert same_pose(camera, again) and again.colours == cal.colours
+    assert same_pose(camera, again) and again.colours == cal.colours  # 16 each, not 1
+    alone = calibrate_board(frame, camera, BOARD, red_side=red_side_of(camera))
+    assert alone.learnt_from == {"red": 1, "black": 1}
+    no_black = RENDER.render(camera, {"R01": (-100.0, 20.0)}, replace(look, seed=5)).image
+    with pytest.raises(KangleError, match="1 lone red, 0 lone black.*at least one lone black"):
+        calibrate_board(no_black, camera, BOARD, red_side=red_side_of(camera))
+
+
+@pytest.mark.parametrize("design", ["goma", "carrom"])
+def test_a_late_game_frame_with_one_lone_piece_of_a_colour_calibrates_and_says_so(
+        design, tmp_path, capsys):
+    """Late in a game one lone piece of a colour may be all a frame shows: its colour is
+    learnt from it (spread taken wide), the pieces of a fuller frame are then all found
+    in their colours, and the command warns that the colour was learnt from few."""
+    board = load_board(design)
+    render = Renderer(board)
+    rng = np.random.default_rng(23)
+    camera, look = random_camera(rng), Look.random(rng, occluders=False)
+    ids = set_ids(board)
+    counts = {"black": 1, "white": 3, "red": 1} if design == "carrom" else {"red": 3,
+                                                                             "black": 1}
+    place = carrom_scatter if design == "carrom" else lambda rng, ids: scatter(rng, board, ids)
+    late = place(rng, [p for colour, n in counts.items()
+                       for p in [q for q in ids if part_of(q) == (colour, "piece")][:n]])
+    path = tmp_path / "late.png"
+    cv2.imwrite(str(path), render.render(camera, late, look).image)
+    side = ["--red-side", red_side_of(camera)] if design == "goma" else []
+    IntrinsicsReport(camera, 0.1, 1.0, [], []).save(tmp_path / "camera.json")
+    assert main(["calibrate", "board", str(path), "--board", design, "--camera",
+                 str(tmp_path / "camera.json"), "--out", str(tmp_path / "v.json"), *side]) == 0
+    out = capsys.readouterr().out
+    assert "black (brightness" in out and "from 1 piece)" in out
+    warned = re.search(r"WARNING: (.*) learnt from fewer than 4 pieces", out)
+    assert warned and "black" in warned.group(1).split(" and ")
+    cal = Calibration.load(tmp_path / "v.json")
+    fuller = place(rng, list(rng.permutation(ids)[:18]))
+    pairs, lost, extra = match(fuller, Detector(cal).detect(
+        render.render(camera, fuller, replace(look, seed=7)).image))
+    assert not lost and not extra
+    assert all(d.colour == part_of(p)[0] for p, d, _ in pairs)
 
 
 def test_a_red_side_the_set_up_rows_contradict_is_refused(venue):
