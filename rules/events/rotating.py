@@ -81,16 +81,11 @@ class Progress:
 def progress(settings: dict[str, Any], entries: list[Entry]) -> Progress:
     """Who sits where in every round that can be seated, from the log's entries in force
     (remembered: a station's page, check and draws ask it for the same log)."""
-    people = roster(entries)
+    people, seated = _first_round(settings, [e for e in entries
+                                             if e.kind in ("register", "withdraw")])
     results = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "result"}
     draws = {(e.data["round"], e.data["table"]): e for e in entries if e.kind == "draw"}
-    first = people.active(1)
-    how = settings.get("first_seating", "draw")
-    if how != "list":
-        cards = seeded_draw(settings["seed"], first, "first seating")
-        rating = {p: rating_of(p, people.info[p]) if how == "rating" else 0.0 for p in first}
-        first = sorted(first, key=lambda p: (-rating[p], -cards[p]))
-    seatings = {1: first_seating(first, settings["table_size"])}
+    seatings = {1: seated}
     blocked: list[tuple[int, int, list[str]]] = []
     for r in range(1, settings["rounds"]):
         tables = seatings[r]
@@ -110,6 +105,23 @@ def progress(settings: dict[str, Any], entries: list[Entry]) -> Progress:
         nxt = [stayers[t] + movers[t - 1] for t in range(len(tables))]
         seatings[r + 1] = reseat(nxt, people, r + 1)
     return Progress(seatings, results, draws, blocked)
+
+
+@remembered(8)
+def _first_round(settings: dict[str, Any], joined: list[Entry]
+                 ) -> tuple[Roster, list[list[str]]]:
+    """Who is in the event, and round one's seating, from the log's registrations and
+    withdrawals (``joined``) alone: remembered apart from ``progress``, which each
+    result makes new (a 64-table round's results come in one by one; its roster and
+    seeded draw are the same each time)."""
+    people = roster(joined)
+    first = people.active(1)
+    how = settings.get("first_seating", "draw")
+    if how != "list":
+        cards = seeded_draw(settings["seed"], first, "first seating")
+        rating = {p: rating_of(p, people.info[p]) if how == "rating" else 0.0 for p in first}
+        first = sorted(first, key=lambda p: (-rating[p], -cards[p]))
+    return people, first_seating(first, settings["table_size"])
 
 
 def first_seating(players: list[str], size: int) -> list[list[str]]:
