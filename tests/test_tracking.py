@@ -1523,6 +1523,32 @@ def test_a_maybe_piece_on_the_rim_is_taken_only_over_a_cushion_that_can_be_leapt
     assert math.hypot(x - 315, y + 326) < 3
 
 
+# held-out 9473 as the camera saw it (as 8313's above): the striker from SW, E at 3.2 m/s,
+# unseen for two frames (5 and 6) as it grazes R07, which starts S in frame 6
+STRIKER_9473 = {-1: (-267, -267), 0: (-255, -265), 1: (-198, -259), 2: (-143, -255),
+                3: (-89, -250), 4: (-35, -246), 5: None, 7: (122, -233), 8: (174, -226),
+                9: (225, -218), 10: (277, -211), 11: (326, -204), 12: (342, -197),
+                13: (312, -192), 14: (284, -188), 15: (253, -183), 16: (226, -178)}
+R07_9473 = {5: (101, -274), 6: (97, -269), 7: (103, -279), 8: (105, -286), 9: (108, -293),
+            10: (110, -300), 11: (112, -307), 12: (114, -313), 13: (115, -319),
+            14: (117, -324), 15: (119, -329), 16: (120, -334), 17: (122, -338),
+            18: (123, -342), 19: (124, -345), 20: (125, -349), 21: (125, -351),
+            22: (127, -354)}
+
+
+def test_a_piece_set_moving_while_the_mover_was_out_of_sight_was_met_on_its_chord():
+    """Held-out 9473, in detections: the striker, seen 0.03 s before R07 started moving
+    and then unseen for two frames at 3.2 m/s, grazed R07 in between (7.1, its own
+    piece first). What set R07 moving was looked for along each mover's sightings up to
+    that frame only — the striker's ended 139 mm short — so R07 started with no hitter,
+    and the striker's first contact was the E cushion: no call, silent. A mover out of
+    sight when a piece starts is followed along its chord to its next sighting (as one
+    unseen over the whole window already was); such a contact is asked."""
+    seen = _followed(STRIKER_9473, {"R07": R07_9473}, frames=40).record()
+    first = seen.contacts_of("RS")[0]
+    assert first.other("RS") == "R07" and first.confidence < SURE
+
+
 # held-out 9394 as the camera saw it (as 8313's above): the striker from SE leaps the E
 # cushion at 2.5 m/s and is seen on across the rim to 11 mm short of its outer edge,
 # going out at 0.95 m/s, then never again (it went off the table)

@@ -1336,19 +1336,22 @@ class ShotTracker:
         for other in self.tracks.values():
             if other.id == tr.id:
                 continue
-            path = [(x, y) for t, x, y in other.points if window <= t <= start]
+            seen = [(t, x, y) for t, x, y in other.points if window <= t <= start]
             earlier = [(t, x, y) for t, x, y in other.points if t < window]
             chord = False
-            if not path and earlier:
+            if (seen or earlier) and not any(t == start for t, _, _ in seen):
                 # out of sight then (a striker struck under the hand): the chord from its
                 # last sighting before to its first after, if the gap is short and it
                 # went somewhere (not a resting piece's jitter; held-out 8510: the
-                # striker, unseen for four frames, cut R13 thinly)
+                # striker, unseen for four frames, cut R13 thinly; 9473: the striker,
+                # seen 0.03 s before R07 started and unseen for two frames at 3.2 m/s,
+                # grazed it in between)
+                last = (earlier[-1:] + seen)[-1]
                 after = next(((t, x, y) for t, x, y in other.points if t > start), None)
-                chord = after is not None and after[0] - earlier[-1][0] <= UNSEEN_SPAN and (
-                    math.dist(after[1:], earlier[-1][1:]) > STARTED)
-                path = [after[1:]] if chord else []
-            path = [p[1:] for p in earlier[-1:]] + path
+                chord = after is not None and after[0] - last[0] <= UNSEEN_SPAN and (
+                    math.dist(after[1:], last[1:]) > STARTED)
+                seen += [after] if chord else []
+            path = [p[1:] for p in earlier[-1:] + seen]
             if len(path) < 2 or math.dist(path[0], path[-1]) < 1.0:
                 continue  # not moving then
             reach = min(math.dist(_nearest_on(a, b, (x0, y0)), (x0, y0))
