@@ -353,11 +353,11 @@ def learn_colours_anywhere(frame: np.ndarray, camera: Camera, board: Board,
         seen = ", ".join(f"{len(groups[c])} lone {c}" for c in groups)
         each = "one lone {} piece" if least == 1 else f"{least} lone {{}} pieces"
         need = " and ".join(each.format(c) for c in short)
+        verb = "is" if least == 1 and len(short) == 1 else "are"
         raise KangleError(f"the frame shows {seen} pieces on the board: at least {need}, apart "
-                          f"from the others, {'is' if need.count('piece') == 1 else 'are'} needed "
-                          "to learn what they look like. Calibrate from a frame with more pieces "
-                          "or from the set-up position, or give this venue's earlier calibration "
-                          "with --venue")
+                          f"from the others, {verb} needed to learn what they look like. "
+                          "Calibrate from a frame with more pieces or from the set-up position, "
+                          "or give this venue's earlier calibration with --venue")
     model = learn({c: [samples[i] for i in idx] for c, idx in groups.items()},
                   {c: (least if counts[c] >= 4 else 0) for c in groups}, ink)
     return model, {c: len(idx) for c, idx in groups.items() if c in model.classes}

@@ -363,8 +363,8 @@ class ShotTracker:
                     continue  # a maybe-piece on the rim: only for one that left, over a
                     # cushion it can have leapt (held-out 9352: the striker, lost under
                     # the arm running E along the S cushion at 1 m/s, 260 mm/s toward it,
-                    # took the arm's shadow on the S rim where its course ran on, and
-                    # "came to rest on the rim" while in sight on the surface again)
+                    # took a dark mark on the S rim where its course ran on, and "came
+                    # to rest on the rim" while in sight on the surface again)
                 if tr.missing and self._fixture(d) and not self._stood_there(tr, d, t):
                     continue
                 if tr.gone is not None and tr.gone.kind == "pocket" and (
@@ -1354,11 +1354,11 @@ class ShotTracker:
             path = [p[1:] for p in earlier[-1:] + seen]
             if len(path) < 2 or math.dist(path[0], path[-1]) < 1.0:
                 continue  # not moving then
-            reach = min(math.dist(_nearest_on(a, b, (x0, y0)), (x0, y0))
-                        for a, b in zip(path, path[1:], strict=False))
+            reach, k = min((math.dist(_nearest_on(a, b, (x0, y0)), (x0, y0)), k)
+                           for k, (a, b) in enumerate(zip(path, path[1:], strict=False)))
             gap = reach - self.board.radius_of(tr.id) - self.board.radius_of(other.id)
-            if gap < 15.0:
-                near.append((gap, other.id, chord))
+            if gap < 15.0:  # (nearest on the chord, if any: its last step)
+                near.append((gap, other.id, chord and k == len(path) - 2))
         if not near:
             return None
         near.sort()
