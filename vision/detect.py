@@ -110,8 +110,10 @@ class Detector:
         self._blob_area = BLOB * np.pi * self.r_piece ** 2
         k = int(self.r_piece * 1.1) | 1
         self.peak_kernel = np.ones((k, k), np.uint8)
-        # the discs printed in solid colour: centre (rectified px) and radius (px)
         self._names: dict[tuple[str, str], str] = {}  # (colour, size) → the set's name
+        for part in self.board.piece_set:  # (the first part of each, as Board.part)
+            self._names.setdefault((part.colour, part.size), part.name)
+        # the discs printed in solid colour: centre (rectified px) and radius (px)
         self._discs = [(*self.rect.to_px(*centre), r * s) for centre, r in (
             carrom_print(self.board).discs if self.board.design == "carrom" else ())]
 
@@ -410,12 +412,14 @@ class Detector:
                max(col - reach, 0), min(col + reach + 1, w))
         inside, part = self._part_at(mask, box, row, col)
         y0, y1, x0, x1 = box
-        if np.count_nonzero(part) <= holds and (
+        area = np.count_nonzero(part)
+        if area <= holds and (
                 (y0 > 0 and part[0].any()) or (y1 < h and part[-1].any()) or
                 (x0 > 0 and part[:, 0].any()) or (x1 < w and part[:, -1].any())):
             box = (0, h, 0, w)  # it runs out of the box: the whole view
             inside, part = self._part_at(mask, box, row, col)
-        if not part.any() or np.count_nonzero(part) > holds:
+            area = np.count_nonzero(part)
+        if area == 0 or area > holds:
             return width
         return float(cv2.distanceTransform(inside, cv2.DIST_L2, 5)[row - box[0], col - box[2]])
 
@@ -432,10 +436,7 @@ class Detector:
 
     def _name(self, colour: str, size: str) -> str:
         """The set's name for a piece of this colour and size ("piece" or "striker")."""
-        if (colour, size) not in self._names:
-            part = self.board.part(colour, size)
-            self._names[colour, size] = part.name if part else size
-        return self._names[colour, size]
+        return self._names.get((colour, size), size)
 
     def _unshaded(self, f, colour: str, cx: float, cy: float, radius: float) -> bool:
         """Whether a blob of a light colour has nothing darker than the board around it:
