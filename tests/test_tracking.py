@@ -1977,3 +1977,39 @@ def test_a_striker_first_seen_long_after_the_strike_is_followed_whichever_way_it
     assert sum(0.37 < t < 0.71 for t, _, _ in path) >= 15
     west = [c for c in record.contacts if c.a == "RS" and c.b == "cushion:W"]
     assert len(west) == 1 and 0.45 < west[0].t < 0.52
+
+
+def test_a_resting_piece_read_the_other_colour_where_it_stands_is_still_that_piece():
+    """Held-out 9535, in detections: R16 stands touching R15 by the S cushion, and beside
+    the player's hand it is read black in every frame before the strike. R15, struck,
+    pushes it E into SE and goes under the hand. R16 was lost, and R15's track, out of
+    sight, took R16's run: R15 called pocketed, sure. A detection of the other colour
+    where a resting piece stands, that no track takes, is that piece (no other piece
+    can stand on it): R16 is in sight where it stands until it is struck, followed
+    into the hole, and R15 stays on the table."""
+    r15, r16 = (214.5, -354.0), (247.5, -354.0)
+    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
+                    "R15", r15), "R16", r16)
+    tracker = ShotTracker(state, "red", BOARD)
+    start = BOARD.circle_centre("SW")
+    hit = (r15[0] - 36.0, r15[1])  # the striker's centre where it meets R15
+    for k in range(-30, 60):
+        t = k / 60
+        share = min(max(t, 0.0) / 0.15, 1.0)  # of its way to R15, met at frame 9
+        striker = (start[0] + share * (hit[0] - start[0]),
+                   start[1] + share * (hit[1] - start[1]) + 600.0 * max(t - 0.15, 0.0))
+        found = [Detection("red", "striker", *striker, "surface", 0.9)]
+        if k <= 11:  # then under the hand for the rest of the shot
+            found.append(Detection("red", "piece", r15[0] + 6.0 * max(k - 9, 0), r15[1],
+                                   "surface", 0.9))
+        if k <= 9:
+            found.append(Detection("black", "piece", r16[0] + 0.5, r16[1] + 3.5, "surface",
+                                   0.6))
+        elif k <= 22:
+            found.append(Detection("red", "piece", r16[0] + 7.0 * (k - 9), r16[1] + 0.6 * (
+                k - 9), "surface", 0.9))
+        tracker.update(t, found)
+        assert k > 9 or tracker.tracks["R16"].missing == 0
+    seen = tracker.record()
+    assert [p.piece for p in seen.pockets] == ["R16"]
+    assert seen.pockets[0].hole == "SE" and "R15" in seen.final

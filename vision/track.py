@@ -102,6 +102,8 @@ REGAINED = 0.7
 FIXTURE = 10
 FIXED = 4.0
 UNCLAIMED_FOR = 0.5  # s: a place where none has stood unclaimed for this long is forgotten
+MISREAD = 0.5  # of its radius: a detection of another colour this near a resting piece's
+# place, that no track took, is that piece misread (no other piece can stand on it)
 
 
 class ShotOracle(Protocol):
@@ -332,6 +334,7 @@ class ShotTracker:
             # detection, 90 mm away)
             jumps = {}
             passes = ((15.0, True, False),) if undone else ()
+        self._misread_in_place(t, dets, live, used_d, used_t, aiming)
         self._note_unclaimed(t, (d for i, d in enumerate(dets) if i not in used_d))
         for tr in live:
             if tr.id not in used_t:
@@ -441,6 +444,33 @@ class ShotTracker:
             # it once seen there enough times)
             tr.gone = Gone("rim", "", t, REGAINED if tr.refound else 1.0) if \
                 math.hypot(*tr.velocity()) < MOVING else None
+
+    def _misread_in_place(self, t: float, dets: list[Detection], live: list[Track],
+                          used_d: set[int], used_t: set[str], aiming: bool) -> None:
+        """An unmatched piece at rest takes a detection of its kind and another colour
+        that no track took, where it stands (within MISREAD of its radius of its place):
+        no other piece can stand on it, so a piece half in the hand's shadow read the
+        other colour is still that piece (held-out 9535: R16, read black beside the
+        player's hand for the 50 frames before the strike, went unseen, and when it was
+        hit R15's track took its run into SE)."""
+        pairs = []
+        for i, d in enumerate(dets):
+            if i in used_d or d.weak or d.where != "surface":
+                continue
+            for tr in live:
+                if tr.id in used_t or tr.gone is not None or tr.kind != d.kind or (
+                        tr.colour == d.colour):
+                    continue
+                if not ((aiming and tr.id != self.striker) or self._at_rest(tr, t)):
+                    continue
+                dist = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
+                if dist < MISREAD * self.board.radius_of(tr.id):
+                    pairs.append((dist, i, tr.id))
+        for _, i, tid in sorted(pairs):
+            if i not in used_d and tid not in used_t:
+                used_d.add(i)
+                used_t.add(tid)
+                self._take(self.tracks[tid], t, dets[i], aiming, {})
 
     def _note_unclaimed(self, t: float, dets: Iterable[Detection]) -> None:
         """Count the detections no track took at time ``t``, place by place
