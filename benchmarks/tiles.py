@@ -55,7 +55,7 @@ class Tally:
     def __init__(self):
         self.labelled = self.found = self.read = self.false = 0
         self.number_ok = self.colour_ok = self.colour_n = self.right = 0
-        self.photos = self.exact = 0
+        self.photos = self.exact = self.silent = 0
         self.mistakes: list[str] = []
 
     def add(self, name: str, labels, readings, size: tuple[int, int]) -> None:
@@ -92,7 +92,11 @@ class Tally:
         w, h = size  # a tile the photo's edge cuts is not counted, as kangle tiles does
         truth = value([lt.tile for lt in labels
                        if lt.polygon.min() > 1 and (lt.polygon < (w - 2, h - 2)).all()])
-        self.exact += value([r.tile for r in counted]) == truth
+        exact = value([r.tile for r in counted]) == truth
+        self.exact += exact
+        # a wrong hand that nothing flags for a person to check: the organiser would
+        # record it as read
+        self.silent += not exact and all(r.sure for r in counted)
 
     def report(self, title: str) -> None:
         print(title)
@@ -105,6 +109,7 @@ class Tally:
         print(f"  tiles fully right   {self.right / max(1, self.labelled):7.2%}  "
               "(of all labelled tiles)")
         print(f"  exact hand value    {self.exact / max(1, self.photos):7.2%} of photos")
+        print(f"  wrong hand value with no tile flagged {self.silent} of {self.photos} photos")
 
 
 def real(data: Path, split: str, show: int, models: Path) -> None:
@@ -134,7 +139,7 @@ def world(n: int, show: int, models: Path, tune: bool = False) -> None:
     print(f"{'training editions (tuning)' if tune else 'held-out editions'}, {n} photos "
           "per scene")
     print(f"  {'scene':<22} {'tiles':>6} {'recall':>8} {'fully right':>12} {'exact hand':>11} "
-          f"{'false':>6}")
+          f"{'false':>6} {'wrong, unflagged':>17}")
     mistakes = []
     for k, scene in enumerate(SCENES):
         tally = Tally()
@@ -145,7 +150,8 @@ def world(n: int, show: int, models: Path, tune: bool = False) -> None:
             tally.add(f"{scene} {i}", photo.tiles, read_tiles(image, models), image.shape[1::-1])
         print(f"  {scene:<22} {tally.labelled:>6} {tally.found / max(1, tally.labelled):>8.1%} "
               f"{tally.right / max(1, tally.labelled):>12.1%} "
-              f"{tally.exact / max(1, tally.photos):>11.1%} {tally.false:>6}")
+              f"{tally.exact / max(1, tally.photos):>11.1%} {tally.false:>6} "
+              f"{tally.silent:>17}")
         mistakes += tally.mistakes[:max(1, show // len(SCENES))]
     for m in mistakes:
         print("   ", m)

@@ -156,6 +156,26 @@ def test_a_tile_unsure_of_its_way_takes_the_way_of_sure_tiles_in_its_row():
     assert (weights[[0, 2, 3, 4, 5]] == 1).all()
 
 
+
+@pytest.mark.parametrize("seed", [7_000_301, 7_000_307])
+def test_a_tile_of_a_design_never_seen_is_flagged_not_left_out(seed):
+    """A joker of the design training never sees (a star) in a row of numbered tiles:
+    the face network takes its face for no tile, and it used to be left out of the
+    hand without a word (30 points). A region as large as the photo's sure tiles,
+    face by the pixel network, whole in the photo and apart from every reading is a
+    tile: it is given the likeliest face, flagged for a person to check."""
+    rng = np.random.default_rng(seed)
+    edition = replace(random_edition(rng), joker="star")
+    tiles = [Tile(5, "red"), Tile(12, "blue"), JOKER, Tile(7, "black"), Tile(3, "orange")]
+    photo, image = render_photo(rng, tiles=tiles, rows=True, edition=edition, span=260.0,
+                                angle=0.1)
+    readings = read_tiles(image)
+    assert len(photo.tiles) == 5 and len(readings) == 5
+    for lt in photo.tiles:
+        read = max(readings, key=lambda r: overlap(r.corners, lt.box))
+        assert overlap(read.corners, lt.box) >= 0.5
+        assert read.tile == lt.tile if lt.tile != JOKER else not read.sure
+
 @pytest.mark.parametrize("colour", ["red", "orange", "blue", "black"])
 @pytest.mark.parametrize("warm", [-0.25, 0.25])
 def test_colour_survives_warm_and_cold_light(colour, warm):

@@ -43,6 +43,13 @@ BORDER = 10  # working pixels: the region of a tile the photo's border cuts ends
 BLOCK = 2.0  # a region the photo's border cuts is a block of tiles if this many tiles large
 INK_OFFSET = 0.15  # a number's centre from its tile's, in the tile's length
 NOTHING = 0.25  # what a part of a cut that reads no tile costs the cut (``_best``)
+# a region chosen as a tile whose face the network reads as no tile is still one when
+# the pixel network calls this much of it face, it is as large as the photo's sure tiles
+# within this factor either way, and no reading covers more than UNREAD_APART of it (or
+# it of one): a tile of a design the network never saw (``_unread``), flagged
+UNREAD_FACE = 0.75
+UNREAD_SIZE = 1.33
+UNREAD_APART = 0.1
 
 
 @dataclass(frozen=True)
@@ -212,9 +219,11 @@ def read_tiles(image: np.ndarray, folder: Path = MODELS) -> list[TileReading]:
     taken = _Outlines([r.corners(1.0) for r in chosen if verdicts[id(r)].tile >= 0.5])
     chosen += _anchored(regions, chosen, taken, judge, verdicts)
     chosen += _beside(chosen, taken, judge, verdicts)
-    readings = [_reading(r, v, factor)
-                for r, v in zip(chosen, _ways_from_rows(chosen, verdicts, factor), strict=True)]
-    return _reading_order(_distinct([r for r in readings if r is not None]))
+    judged = list(zip(chosen, _ways_from_rows(chosen, verdicts, factor), strict=True))
+    readings = [_reading(r, v, factor) for r, v in judged]
+    read = _distinct([r for r in readings if r is not None])
+    unread = [rv for rv, reading in zip(judged, readings, strict=True) if reading is None]
+    return _reading_order(read + _unread(unread, read, factor))
 
 
 def _beside(chosen: list[find.Region], taken: _Outlines, judge: _Judge, verdicts: dict
@@ -479,11 +488,45 @@ def _distinct(readings: list[TileReading]) -> list[TileReading]:
     return kept
 
 
-def _reading(region: find.Region, verdict: _Verdict, factor: float) -> TileReading | None:
+def _unread(unread: list[tuple[find.Region, _Verdict]], read: list[TileReading],
+            factor: float) -> list[TileReading]:
+    """Tiles the face network could not read: regions chosen as tiles whose face it
+    took for no tile, that are a tile by everything else — face by the pixel network
+    (UNREAD_FACE), as large as the tiles read surely (UNREAD_SIZE), whole in the photo,
+    and apart from every reading (UNREAD_APART). A joker or a face of a design never
+    seen (held-out editions: a star joker) is otherwise left out of the hand without
+    a word. Each is given the network's likeliest face, flagged for a person to check
+    (its confidence is below a half: the network thought it more likely no tile)."""
+    sizes = [cv2.contourArea(r.corners.astype(np.float32)) for r in read
+             if r.sure and not r.cut]
+    if not sizes:
+        return []  # no tile read surely says how large a tile is here
+    size = float(np.median(sizes))
+    taken = _Outlines([r.corners for r in read])
+    found = []
+    for region, verdict in sorted(unread, key=lambda rv: -rv[1].tile):
+        corners = region.corners(factor)
+        share = cv2.contourArea(corners.astype(np.float32)) / size
+        if region.at_border or region.face < UNREAD_FACE or not (
+                1 / UNREAD_SIZE <= share <= UNREAD_SIZE):
+            continue
+        if any(covered(o, corners) > UNREAD_APART or covered(corners, o) > UNREAD_APART
+               for o in taken.near(corners)):
+            continue
+        reading = _reading(region, verdict, factor, guess=True)
+        found.append(reading)
+        taken.add(reading.corners)
+    return found
+
+
+def _reading(region: find.Region, verdict: _Verdict, factor: float,
+             guess: bool = False) -> TileReading | None:
+    """The tile a region's verdict reads; None when the verdict is more likely no tile
+    at all, unless asked for the likeliest ``guess`` among the tiles."""
     pf, pc = verdict.face, verdict.colour
     by_face = pf[:-1].reshape(len(FACES), 2).sum(axis=1)
     best = int(np.argmax(by_face))
-    if pf[-1] > by_face[best]:
+    if pf[-1] > by_face[best] and not guess:
         return None  # more likely not a tile at all
     up = pf[2 * best] >= pf[2 * best + 1]
     if FACES[best] == "J":
