@@ -809,6 +809,7 @@ class ShotTracker:
                 continue  # (one never seen STARTED mm from its place has struck nothing)
             path = [p for p in other.points if p[0] >= seen]
             path = [p for p in other.points if p[0] < seen][-1:] + path
+            sighted = len(path)
             if other.missing and other.gone is None:
                 path.append((t, *other.predict(t)))
             speeds = [math.dist(a[1:], b[1:]) / max(b[0] - a[0], 1e-6)
@@ -820,10 +821,25 @@ class ShotTracker:
                     # its sightings did) strikes nothing
                 since = max(a[0], struck)  # (it stood still until the strike)
                 run = (b[0] - since) * fastest
-                if any(math.dist(a[1:], here[1:]) + math.dist(b[1:], here[1:]) <= run + 2 * (
-                        self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0)
-                       for o, here in group.items()):
-                    reach = max(reach, STILL + SENT_FASTER * fastest * (t - since))
+                # seen going on from b (a sighting, not a prediction): the last blow
+                # it took before b left it going that way, so it was struck, or struck
+                # something, on the line back from b that way, within one step of b
+                # (held-out 9592: B07, struck at b, ran past B16 hidden under the arm
+                # 52 mm off; in the ellipse B16's track, "maybe bounced into", took a
+                # stray 260 mm away)
+                met_on = None
+                if k + 2 < sighted:
+                    n = path[k + 2]
+                    back = (b[0] - a[0]) / max(n[0] - b[0], 1e-6)
+                    met_on = (b[1] - back * (n[1] - b[1]), b[2] - back * (n[2] - b[2]))
+                for o, here in group.items():
+                    touch = self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0
+                    if (math.dist(here[1:], _nearest_on(met_on, b[1:], here[1:])) <= (
+                            touch + KICK * (b[0] - a[0])) if met_on is not None else
+                            math.dist(a[1:], here[1:]) + math.dist(b[1:], here[1:])
+                            <= run + 2 * touch):
+                        reach = max(reach, STILL + SENT_FASTER * fastest * (t - since))
+                        break
         return reach
 
     def _hold_the_unstruck(self, t: float, jumps: dict[str, Track]) -> set[str]:
