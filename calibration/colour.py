@@ -95,6 +95,11 @@ class ColourModel:
         second = min((v for c, v in z.items() if c != best), default=1e9)
         return best, float(np.clip(1 - z[best] / max(second, 1e-9), 0, 1))
 
+    def adding(self, classes: dict[str, tuple[Stats, Stats]]) -> ColourModel:
+        """This model with more colours (learnt elsewhere: a venue's earlier frame), its
+        thresholds set for them all."""
+        return from_classes({**classes, **self.classes}, self.print_bgr)
+
     def to_json(self) -> dict:
         return {"ratio_threshold": self.ratio_threshold,
                 "redness_threshold": self.redness_threshold,
@@ -181,6 +186,13 @@ def learn(samples: dict[str, list[tuple[float, float]]], least: dict[str, int] |
         floor = 0.02 if len(arr) >= FEW_SAMPLES else 0.05  # few say little of the spread
         classes[colour] = tuple((float(arr[:, k].mean()), float(arr[:, k].std() + floor))
                                 for k in (0, 1))
+    return from_classes(classes, print_bgr)
+
+
+def from_classes(classes: dict[str, tuple[Stats, Stats]],
+                 print_bgr: tuple[float, float, float] | None = None) -> ColourModel:
+    """The model of these colours (``learn``'s classes): the thresholds past which a
+    pixel belongs to a piece set where the colours lie."""
     dark = [r for r, _ in classes.values() if r[0] < DARK_CLASS]
     darkest_board = 0.62  # a deep shadow still keeps this share of the board's light
     threshold = (float(np.clip((min(m + 2.5 * s for m, s in dark) + darkest_board) / 2, 0.35,

@@ -90,6 +90,10 @@ def calibrate_board(frame: np.ndarray, intrinsics: Camera, board: Board,
             if earlier is None:
                 raise
             colours = earlier.colours  # too few pieces in view: the venue's, as saved
+        if earlier is not None:  # a colour none of whose pieces is in view (the queen,
+            # pocketed): as the venue's calibration learnt it, and looked for still
+            colours = colours.adding({c: stats for c, stats in earlier.colours.classes.items()
+                                      if c in board.set_colours})
     return Calibration(camera, board, colours, pose.residual_mm, learnt)
 
 

@@ -75,11 +75,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
           f"{b.penalty_diameter:g}/{b.inner_diameter:g} mm")
     m, seen = cal.colours, cal.learnt_from
     learnt = ", ".join(f"{c} (brightness {r[0]:.2f} of the board's"
-                       + (f", from {seen[c]} piece{'s' * (seen[c] > 1)})" if c in seen else ")")
+                       + (f", from {seen[c]} piece{'s' * (seen[c] > 1)})" if c in seen else
+                          ", as --venue had it)" if seen and earlier else ")")
                        for c, (r, _) in m.classes.items())
     missing = [c for c in b.set_colours if c not in m.classes]
-    print(f"colours learnt: {learnt}" + (f"; not seen, so not looked for: {', '.join(missing)}"
-                                          if missing else ""))
+    print(f"colours learnt: {learnt}" + (
+        f"; not seen, so not looked for: {', '.join(missing)} (give this venue's "
+        "calibration from a frame that shows them with --venue)" if missing else ""))
     few = [c for c, n in seen.items() if n < FEW_SAMPLES and b.count_of(c) >= FEW_SAMPLES]
     if few:
         print(f"WARNING: {' and '.join(few)} learnt from fewer than {FEW_SAMPLES} pieces "

@@ -411,6 +411,39 @@ def test_a_late_game_frame_with_one_lone_piece_of_a_colour_calibrates_and_says_s
     assert all(d.colour == part_of(p)[0] for p, d, _ in pairs)
 
 
+def test_a_colour_not_in_view_is_taken_from_the_venues_calibration(tmp_path, capsys):
+    """Mid-game the queen may be in a hole: a frame without her learns no red, and she
+    was never looked for again. Given the venue's calibration from a frame that showed
+    her (--venue), her colour is taken from it and she is found in later frames."""
+    rng = np.random.default_rng(61)
+    camera, look = random_camera(rng, size=(1280, 960)), Look.random(rng, occluders=False)
+    ids = set_ids(CARROM)
+    first = CARROM_RENDER.render(camera, carrom_scatter(rng, ids), look).image
+    cal = calibrate_board(first, camera, CARROM)
+    assert "red" in cal.colours.classes
+    six = [p for c in ("white", "black")  # of each: enough to learn them from
+           for p in [q for q in ids if part_of(q) == (c, "piece")][:6]]
+    men = carrom_scatter(rng, six)
+    path = tmp_path / "no-queen.png"
+    cv2.imwrite(str(path), CARROM_RENDER.render(camera, men, replace(look, seed=4)).image)
+    cal.save(tmp_path / "venue.json")
+    IntrinsicsReport(camera, 0.1, 1.0, [], []).save(tmp_path / "camera.json")
+    common = ["calibrate", "board", str(path), "--board", "carrom", "--camera",
+              str(tmp_path / "camera.json")]
+    assert main([*common, "--out", str(tmp_path / "alone.json")]) == 0
+    assert "not seen, so not looked for: red" in capsys.readouterr().out
+    assert main([*common, "--out", str(tmp_path / "v.json"), "--venue",
+                 str(tmp_path / "venue.json")]) == 0
+    assert "red (brightness" in capsys.readouterr().out
+    again = Calibration.load(tmp_path / "v.json")
+    assert "red" not in again.learnt_from and "red" in again.colours.classes
+    later = carrom_scatter(rng, [p for p in ids if part_of(p)[1] != "striker"][:14] + [
+        p for p in ids if part_of(p)[0] == "red"])
+    found = Detector(again).detect(CARROM_RENDER.render(camera, later,
+                                                        replace(look, seed=9)).image)
+    assert match_carrom(later, found) == (0, 0, 0)
+
+
 def test_a_red_side_the_set_up_rows_contradict_is_refused(venue):
     camera, look, _ = venue
     frame = RENDER.render(camera, setup_positions(BOARD), look).image
