@@ -791,7 +791,9 @@ class ShotTracker:
         half-covered neighbour sends it nowhere far). Between two sightings a piece may
         have bounced: the place it touched from lies within the ellipse whose foci are
         the sightings and whose string is the way it could run meanwhile (the time
-        between them at the fastest it was seen going round them)."""
+        between them at the fastest it was seen going round them) — or, where it is
+        seen a frame later going on, on the line back from the second sighting the way
+        it went on."""
         group = self._touching(tr, t if at is None else at)
         seen = group[tr.id][0]
         reach = STILL
@@ -832,16 +834,18 @@ class ShotTracker:
                     # its sightings did) strikes nothing
                 since = max(a[0], struck)  # (it stood still until the strike)
                 run = (b[0] - since) * fastest
-                # seen going on from b (a sighting, not a prediction): the last blow
-                # it took before b left it going that way, so it was struck, or struck
-                # something, on the line back from b that way, within one step of b
-                # (held-out 9592: B07, struck at b, ran past B16 hidden under the arm
-                # 52 mm off; in the ellipse B16's track, "maybe bounced into", took a
-                # stray 260 mm away)
+                # seen going on from b (a sighting, not a prediction), a frame apart
+                # each side: the last blow it took before b left it going that way, so
+                # it was struck, or struck something, on the line back from b that way,
+                # within one step of b (held-out 9592: B07, struck at b, ran past B16
+                # hidden under the arm 52 mm off; in the ellipse B16's track, "maybe
+                # bounced into", took a stray 260 mm away). Over a longer gap it may
+                # have met more than one thing: the ellipse.
                 met_on = None
-                if k + 2 < sighted:
+                if k + 2 < sighted and max(b[0] - a[0], path[k + 2][0] - b[0]) <= (
+                        1.5 * self.frame):
                     n = path[k + 2]
-                    back = (b[0] - a[0]) / max(n[0] - b[0], 1e-6)
+                    back = (b[0] - a[0]) / (n[0] - b[0])
                     met_on = (b[1] - back * (n[1] - b[1]), b[2] - back * (n[2] - b[2]))
                 for o, here in group.items():
                     touch = self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0
