@@ -559,3 +559,77 @@ def test_a_league_game_is_entered_through_its_tables_own_link(tmp_path):
     assert ok.status_code == 200 and "recorded" in ok.text
     standings = client.get("/").text
     assert "final standings" in standings and client.get("/rounds").text.count("<h2>Round") == 3
+
+
+def test_the_stages_matches_are_entered_through_each_matchs_own_link(tmp_path):
+    """擂台: each match is a round of one table, its sheet carrying its own link. The
+    first match's link enters holder, challenger and winner; each later one has the
+    holder fixed (who holds the stage: the last winner), the challenger and winner
+    typed and checked as at the desk; a match entered spends its link."""
+    where = str(tmp_path / "stage.db")
+    Competition.create(where, "kangle", None, {}, [{"name": n} for n in PLAYERS[:4]],
+                       "t").close()
+    client = TestClient(create_app(where, PASSWORD))
+    signed_in(client)
+    key, tables = links(where)
+    assert list(tables) == [1] and tables[1][1] == []  # nobody holds the stage yet
+    first = client.get(f"/t/{tables[1][0]}")
+    assert first.status_code == 200 and "<h2>擂台 match 1</h2>" in first.text
+    assert re.findall(r'name="f-(\w+)"', first.text) == ["holder", "challenger", "winner"]
+    ok = client.post(f"/t/{tables[1][0]}", data={"f-holder": "Ann", "f-challenger": "Bo",
+                                                 "f-winner": "Bo"})
+    assert ok.status_code == 200 and "recorded" in ok.text
+    assert client.get(f"/t/{tables[1][0]}").status_code == 409
+    second = table_code(key, 2, 1)
+    sheets = client.get("/o/sheets", params={"round": 2}).text
+    assert f"{second[:5]}-{second[5:]}" in sheets
+    form = client.get(f"/t/{second}")
+    assert re.findall(r'name="f-(\w+)"', form.text) == ["challenger", "winner"]
+    itself = client.post(f"/t/{second}", data={"f-challenger": "Bo", "f-winner": "Bo"})
+    assert itself.status_code == 422 and "cannot challenge themself" in itself.text
+    ok = client.post(f"/t/{second}", data={"f-challenger": "Cy", "f-winner": "Bo"})
+    assert ok.status_code == 200 and "recorded" in ok.text
+    comp = Competition.open(where)
+    matches = [(e.data, e.by) for e in comp.entries() if e.kind == "match"]
+    comp.close()
+    assert matches == [({"holder": "Ann", "challenger": "Bo", "winner": "Bo"}, "web: table 1"),
+                       ({"holder": "Bo", "challenger": "Cy", "winner": "Bo"}, "web: table 1")]
+
+
+def test_an_uno_group_enters_each_hand_through_its_own_link_until_it_is_out(tmp_path):
+    """UNO 拉超聯: round 1's groups are its tables (A, then B), each with its link; a
+    group enters hand after hand through it (its round and group fixed, the players
+    still in started a line each), and the link is spent once the round's players are
+    out there. Round 2's merged table opens when both groups are through."""
+    players = [{"name": f"{g}{d}", "day": f"Day {d}", "group": g} for d in range(1, 4)
+               for g in "AB"]
+    where = str(tmp_path / "uno.db")
+    Competition.create(where, "uno", None, {"per_round": 1}, players, "t").close()
+    client = TestClient(create_app(where, PASSWORD))
+    signed_in(client)
+    key, tables = links(where)
+    assert {t: seats for t, (_, seats) in tables.items()} == {1: ["A1", "A2", "A3"],
+                                                              2: ["B1", "B2", "B3"]}
+    code = tables[1][0]
+    form = client.get(f"/t/{code}")
+    assert "<h2>Round 1 — group A</h2>" in form.text
+    assert re.findall(r'name="f-(\w+)"', form.text) == ["out", "held"]
+    assert re.search(r'<textarea name="f-held"[^>]*>A1: \nA2: \nA3: </textarea>', form.text)
+    hand = client.post(f"/t/{code}", data={"f-out": "A1", "f-held": "A2: 9\nA3: skip"})
+    assert hand.status_code == 200 and f'href="/t/{code}"' in hand.text  # the next hand
+    stranger = client.post(f"/t/{code}", data={"f-out": "A1", "f-held": "B2: 9"})
+    assert stranger.status_code == 422 and "is not playing in this round" in stranger.text
+    last = client.post(f"/t/{code}", data={"f-out": "A1", "f-held": "A2: wild wild wild "
+                                                                    "wild\nA3: 1"})
+    assert last.status_code == 200 and f'href="/t/{code}"' not in last.text
+    assert client.get(f"/t/{code}").status_code == 409  # A2 is out: the group is through
+    comp = Competition.open(where)
+    hands = [(e.data, e.by) for e in comp.entries() if e.kind == "hand"]
+    comp.record("hand", {"round": 1, "group": "B", "out": "B1", "held": {"B2": ["wild"] * 4}},
+                by="t")
+    merged = comp.open_tables()
+    comp.close()
+    assert hands[0] == ({"round": 1, "group": "A", "out": "A1", "held": {"A2": ["9"],
+                                                                          "A3": ["skip"]}},
+                        "web: table 1")
+    assert merged == [(2, 1, ["A1", "A3", "B1", "B3"])]

@@ -174,18 +174,21 @@ def create_app(where: str, password: str, clock: Callable[[], float] = time.mono
                             by=f"web: table {number}")
             except KangleError as exc:
                 error = str(exc)
-            else:
-                return recorded(request, heading)
+            else:  # a table that plays on (an UNO group's hands) enters its next one here
+                still = (round_no, number) in {(r, t) for r, t, _ in comp.open_tables()}
+                return recorded(request, heading, again=request.url.path if still else None)
         return page(request, "table_form.html", 200 if error is None else 422,
                     title=comp.event.name, heading=heading, seats=seats,
                     rows=[(f, form_name(f), typed.get(form_name(f), "")) for f in fields],
                     error=error)
 
-    def recorded(request: Request, where: str, lines: list[str] | None = None) -> Response:
-        """The page that tells a table its result is in."""
+    def recorded(request: Request, where: str, lines: list[str] | None = None,
+                 again: str | None = None) -> Response:
+        """The page that tells a table its result is in (``again``: where it enters its
+        next one, for a table that plays on)."""
         return page(request, "message.html", title=comp.event.name,
                     message=f"{where}: the result is recorded. The standings show it now.",
-                    lines=lines, link="/")
+                    lines=lines, link="/", again=again)
 
     async def hands(request: Request) -> Response:
         form = await request.form(max_files=8, max_fields=50, max_part_size=MAX_PHOTO)

@@ -16,7 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import KangleError
-from rules.events.common import Row, ScoreSheet, Standings, check_register, roster, whole
+from rules.events.common import (
+    Row,
+    ScoreSheet,
+    Standings,
+    Table,
+    check_register,
+    roster,
+    whole,
+)
 from rules.events.store import Entry
 from rules.games import uno
 
@@ -27,6 +35,7 @@ GAMES = ("uno",)
 DEFAULTS = {"game": "uno", "per_round": 3}
 # the values each number setting may take (rules.events.formats checks them)
 RANGES = {"per_round": (1, 100)}
+TABLE_ENTRY = "hand"  # what a group's link enters (``tables``): each hand it plays
 REGISTER_UNIQUE = (("day", "group"),)  # one player per day and group
 
 
@@ -97,6 +106,33 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
                               "[\"7\", \"skip\", \"wild\"]")
         for c in cards:
             uno.card_value(c, profile)
+
+
+def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
+    """Round 1's groups (table 1 is group A, table 2 group B), then round 2's merged
+    table once both groups are through: each open, for its hands, until per_round of
+    its players are out."""
+    _, _, _, out_round, _ = _run(settings, entries)
+    out = []
+    for round_no, groups in ((1, ("A", "B")), (2, (None,))):
+        for number, g in enumerate(groups, start=1):
+            try:
+                seats = players_of(settings, entries, round_no, g)
+            except KangleError:
+                return out  # round 2 is not seated yet
+            gone = sum(out_round.get(p) == round_no for p in seats)
+            out.append(Table(round_no, number, seats, gone < settings["per_round"]))
+    return out
+
+
+def at_table(settings: dict[str, Any], entries: list[Entry], table: Table
+             ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a group's link fixes of each hand it enters (its round, and its group in
+    round 1); the form starts from the players still in, a line each for their cards."""
+    _, _, out_at, _, _ = _run(settings, entries)
+    fixed = {"round": table.round} | ({"group": "AB"[table.number - 1]}
+                                       if table.round == 1 else {})
+    return fixed, {"held": {p: [] for p in table.seats if p not in out_at}}
 
 
 def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:

@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import KangleError
-from rules.events.common import Row, ScoreSheet, Standings, check_register, ranked, roster
+from rules.events.common import (
+    Row,
+    ScoreSheet,
+    Standings,
+    Table,
+    check_register,
+    ranked,
+    roster,
+)
 from rules.events.store import Entry
 
 NAME = "kinghill"
@@ -20,6 +28,7 @@ NAME = "kinghill"
 ENTRIES = ("register", "match")
 GAMES = ("kangle",)
 DEFAULTS = {"game": "kangle"}
+TABLE_ENTRY = "match"  # what the stage's link for a match enters (``tables``)
 
 
 def holder(entries: list[Entry]) -> str | None:
@@ -108,7 +117,33 @@ def standings(settings: dict[str, Any], entries: list[Entry]) -> Standings:
     return Standings("擂台 — 康樂棋", ("longest run", "won", "lost"), rows, tuple(notes))
 
 
+def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
+    """The stage's matches as rounds of one table each: every match played (its holder
+    and challenger), and the next, open, with the stage's holder (nobody before the
+    first match). Each match's sheet carries its own link."""
+    played = [e for e in entries if e.kind == "match"]
+    now = holder(entries)
+    return [Table(n, 1, [e.data["holder"], e.data["challenger"]], False)
+            for n, e in enumerate(played, start=1)] + [
+        Table(len(played) + 1, 1, [now] if now else [], True)]
+
+
+def at_table(settings: dict[str, Any], entries: list[Entry], table: Table
+             ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the next match's link fixes: the holder (who holds the stage); the
+    challenger and the winner are typed."""
+    now = holder(entries)
+    return ({"holder": now} if now else {}), {}
+
+
 def sheets(settings: dict[str, Any], entries: list[Entry], round_no: int) -> list[ScoreSheet]:
-    return [ScoreSheet(f"擂台 match {round_no}", (holder(entries) or "holder", "challenger"),
+    """Match ``round_no``'s sheet: a match played names its holder and challenger,
+    the next one the stage's holder."""
+    played = [e for e in entries if e.kind == "match"]
+    if round_no > len(played) + 1:
+        raise KangleError(f"match {round_no} is not known yet: match {len(played) + 1} is next")
+    seats = ((played[round_no - 1].data["holder"], played[round_no - 1].data["challenger"])
+             if round_no <= len(played) else (holder(entries) or "holder", "challenger"))
+    return [ScoreSheet(f"擂台 match {round_no}", seats,
                        ("lag distance (mm)", "pieces left", "winner"),
                        ("The winner holds the stage.", "Referee's signature: ____________"))]
