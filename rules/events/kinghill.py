@@ -12,15 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import KangleError
-from rules.events.common import (
-    Row,
-    ScoreSheet,
-    Standings,
-    Table,
-    check_register,
-    ranked,
-    roster,
-)
+from rules.events.common import Row, ScoreSheet, Standings, Table, check_register, ranked, roster
 from rules.events.store import Entry
 
 NAME = "kinghill"
