@@ -31,11 +31,20 @@ labels swapped under the player's hand leave the same table), with the swaps cou
 
 ``--webcam``, ``--rolling`` and ``--compress`` film like a real webcam; ``--player``
 films the player's cue, bridge hand and arm over the board during the shot.
+
+``--keep DIR`` keeps every frame's detections (with and without the rim's weak marks,
+whichever the tracker asks for) in ``DIR/shot-K.json.gz``; ``--replay DIR`` then referees
+the same shots from them instead of filming — the same figures (calls, contacts,
+events, positions) for any tracker in seconds a shot, so a change to the tracker is
+checked on shots already filmed. A replay times the tracking only; it needs the same
+``--start``/``--shots``/``--seed``/``--kind`` (and ``--fps``) as the run that kept them.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import os
 import random
 import resource
@@ -66,7 +75,7 @@ from rules.rule_profile import RuleProfile  # noqa: E402
 from rules.ruling import CHECK  # noqa: E402
 from tests.kit import started  # noqa: E402
 from tests.test_simulator import scattered  # noqa: E402
-from vision.detect import Detector  # noqa: E402
+from vision.detect import Detection, Detector  # noqa: E402
 from vision.player import Player  # noqa: E402
 from vision.render import Look, Renderer, random_camera  # noqa: E402
 from vision.track import ShotTracker  # noqa: E402
@@ -194,6 +203,27 @@ def describe(record) -> list[str]:
     return lines
 
 
+def keep(folder: Path, k: int, frames: list) -> None:
+    """Write shot ``k``'s detections, frame by frame ``(t, without the rim's weak marks,
+    with them)``, at full precision."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = [[t, *([[d.colour, d.kind, d.x, d.y, d.where, d.confidence, d.weak] for d in dets]
+                  for dets in both)] for t, *both in frames]
+    with gzip.open(folder / f"shot-{k}.json.gz", "wt", encoding="utf-8") as f:
+        json.dump(rows, f)
+
+
+def kept(folder: Path, k: int) -> list | None:
+    """Shot ``k``'s detections as ``keep`` wrote them, or None if none were kept (its
+    venue was refused)."""
+    path = folder / f"shot-{k}.json.gz"
+    if not path.exists():
+        return None
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        rows = json.load(f)
+    return [(t, *([Detection(*d) for d in dets] for dets in both)) for t, *both in rows]
+
+
 def thumbnail(image: np.ndarray) -> np.ndarray:
     """A frame at half size, as the gallery shows it."""
     return cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
@@ -245,7 +275,14 @@ def main() -> None:
     parser.add_argument("--compress", action="store_true",
                         help="send each film through a lossy video codec and back, as a "
                              "webcam's stream arrives (vision.video.compressed)")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep every frame's detections here (shot-K.json.gz)")
+    parser.add_argument("--replay", type=Path, metavar="DIR",
+                        help="referee the shots from the detections kept here (--keep) "
+                             "instead of filming them")
     args = parser.parse_args()
+    if args.replay and (args.gallery or args.keep):
+        parser.error("a replay has no frames to draw or keep: --gallery and --keep film")
     nrng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
     oracle = PhysicsOracle(BOARD, PhysicsProfile())  # as `kangle referee` has it
@@ -260,7 +297,7 @@ def main() -> None:
     where = None
     refused = []  # venues whose set-up frame kangle would not calibrate, and why
     for k, number, kind, state, stroke, physics in shots(args):
-        if number != where:
+        if number != where and not args.replay:
             where = number
             try:
                 camera, look, detector = venue(args, number, nrng, render)
@@ -269,7 +306,8 @@ def main() -> None:
                 refused.append(f"venue {number}: {exc}")
         if args.kind and kind != args.kind:
             continue
-        if detector is None:
+        frames = kept(args.replay, k) if args.replay else None
+        if (detector is None and not args.replay) or (args.replay and frames is None):
             counts["refused"] += 1
             continue
         try:
@@ -277,23 +315,32 @@ def main() -> None:
         except KangleError:
             continue
         tracker = ShotTracker(state, "red", BOARD, oracle)
-        frames = film_shot(render, camera, truth, args.fps, replace(look, seed=k),
-                           webcam=Webcam.random(np.random.default_rng(HELD_OUT + k))
-                           if args.webcam else None,
-                           readout=ROLLING_READOUT / args.fps if args.rolling else 0.0,
-                           compress=args.compress, lead=0.4 if args.player else 0.1,
-                           player=Player.random(np.random.default_rng([HELD_OUT + k, 1]))
-                           if args.player else None)
+        if frames is None:
+            frames = film_shot(render, camera, truth, args.fps, replace(look, seed=k),
+                               webcam=Webcam.random(np.random.default_rng(HELD_OUT + k))
+                               if args.webcam else None,
+                               readout=ROLLING_READOUT / args.fps if args.rolling else 0.0,
+                               compress=args.compress, lead=0.4 if args.player else 0.1,
+                               player=Player.random(np.random.default_rng([HELD_OUT + k, 1]))
+                               if args.player else None)
         thumbs = []  # every other frame at half size, for the gallery
-        for i, (t, image) in enumerate(frames):
+        detections = []  # (t, without the rim's weak marks, with them), for --keep
+        for i, (t, *seen) in enumerate(frames):
+            wants = tracker.wants_rim
             start = time.perf_counter()
-            found = detector.detect(image, rim_too=tracker.wants_rim)  # as kangle referee
+            # as kangle referee: the rim's weak marks while the tracker asks for them
+            found = seen[wants] if args.replay else detector.detect(seen[0], rim_too=wants)
             mid = time.perf_counter()
             tracker.update(t, found)
             frame_times.append(time.perf_counter() - start)
             detect_times.append(mid - start)
+            if args.keep:  # (untimed: the other reading, the tracker did not ask for)
+                other = detector.detect(seen[0], rim_too=not wants)
+                detections.append((t, *((other, found) if wants else (found, other))))
             if args.gallery and i % 2 == 0:
-                thumbs.append((t, thumbnail(image)))
+                thumbs.append((t, thumbnail(seen[0])))
+        if args.keep:
+            keep(args.keep, k, detections)
         # a live camera goes on seeing the table at rest after the film ends: the
         # tracker gets those frames until it rules or says it could not follow the shot
         t_next = t_end = frames[-1][0]
@@ -392,9 +439,13 @@ def main() -> None:
         print("  rules of the wrong calls: " + ", ".join(
             f"{rule} x{count}" for rule, count in sorted(wrong_rules.items())))
     per = statistics.median(frame_times)
-    print(f"  per frame: detection + tracking {per * 1000:.1f} ms median ({1 / per:.0f} fps), "
-          f"{np.percentile(frame_times, 95) * 1000:.1f} ms 95th percentile; detection alone "
-          f"{statistics.median(detect_times) * 1000:.1f} ms")
+    if args.replay:
+        print(f"  per frame: tracking alone (a replay) {per * 1000:.2f} ms median, "
+              f"{np.percentile(frame_times, 95) * 1000:.2f} ms 95th percentile")
+    else:
+        print(f"  per frame: detection + tracking {per * 1000:.1f} ms median "
+              f"({1 / per:.0f} fps), {np.percentile(frame_times, 95) * 1000:.1f} ms 95th "
+              f"percentile; detection alone {statistics.median(detect_times) * 1000:.1f} ms")
     print(f"  resident memory after each shot: first {memory[0] / 1e6:.1f} MB, last "
           f"{memory[-1] / 1e6:.1f} MB, highest {max(memory) / 1e6:.1f} MB")
 
