@@ -402,6 +402,9 @@ def main() -> None:
                 f"{kind}-holes")
             gallery(args.gallery, name, why, thumbs, truth, seen, said, true_calls)
     n = counts["shots"]
+    if n == 0:
+        sys.exit(f"no shot was refereed ({counts['refused']} of a refused venue"
+                 + (f", none kept in {args.replay}" if args.replay else "") + ")")
     e = np.array(final_err)
     which = (f"tuning run, seed {args.seed}" if args.seed is not None else
              f"held-out shots {args.start}-{args.start + args.shots - 1}")
