@@ -58,7 +58,12 @@ def _run(settings, entries):
 
 
 def players_of(settings, entries, round_no: int, group: str | None) -> list[str]:
-    people, _, out_at, out_round, _ = _run(settings, entries)
+    return _seated(settings, _run(settings, entries), round_no, group)
+
+
+def _seated(settings, run, round_no: int, group: str | None) -> list[str]:
+    """Who plays in a round (and group, in round 1), from the hands replayed (``_run``)."""
+    people, _, _, out_round, _ = run
     if round_no == 1:
         return [p for p in people.order if people.info[p].get("group") == group]
     survivors = []
@@ -88,8 +93,9 @@ def check(settings: dict[str, Any], entries: list[Entry], new: Entry) -> None:
     r, g = new.data.get("round"), new.data.get("group")
     if not whole(r) or r not in (1, 2):
         raise KangleError("a hand is in round 1 or 2")
-    seated = players_of(settings, live, r, g if r == 1 else None)
-    _, _, out_at, out_round, profile = _run(settings, live)
+    run = _run(settings, live)
+    seated = _seated(settings, run, r, g if r == 1 else None)
+    _, _, out_at, out_round, profile = run
     out = [p for p in seated if p in out_at]
     if len([p for p in out if out_round[p] == r]) >= settings["per_round"]:
         raise KangleError(f"round {r}{' group ' + g if r == 1 else ''} is over: "
@@ -112,12 +118,13 @@ def tables(settings: dict[str, Any], entries: list[Entry]) -> list[Table]:
     """Round 1's groups (table 1 is group A, table 2 group B), then round 2's merged
     table once both groups are through: each open, for its hands, until per_round of
     its players are out."""
-    _, _, _, out_round, _ = _run(settings, entries)
+    run = _run(settings, entries)
+    _, _, _, out_round, _ = run
     out = []
     for round_no, groups in ((1, ("A", "B")), (2, (None,))):
         for number, g in enumerate(groups, start=1):
             try:
-                seats = players_of(settings, entries, round_no, g)
+                seats = _seated(settings, run, round_no, g)
             except KangleError:
                 return out  # round 2 is not seated yet
             gone = sum(out_round.get(p) == round_no for p in seats)
