@@ -219,9 +219,12 @@ def kept(folder: Path, k: int) -> list | None:
     path = folder / f"shot-{k}.json.gz"
     if not path.exists():
         return None
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        rows = json.load(f)
-    return [(t, *([Detection(*d) for d in dets] for dets in both)) for t, *both in rows]
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            rows = json.load(f)
+        return [(t, *([Detection(*d) for d in dets] for dets in both)) for t, *both in rows]
+    except (OSError, EOFError, ValueError, TypeError) as exc:
+        sys.exit(f"{path}: not detections kept by --keep ({exc}): keep the shot again")
 
 
 def thumbnail(image: np.ndarray) -> np.ndarray:

@@ -29,8 +29,12 @@ def test_a_shot_replayed_from_its_kept_detections_gives_the_filmed_runs_figures(
     assert "tracking alone (a replay)" in replayed.stdout
 
 
-def test_a_replay_without_kept_detections_or_with_a_gallery_is_refused(tmp_path):
+def test_a_replay_without_kept_detections_damaged_or_with_a_gallery_is_refused(tmp_path):
     nothing = run("--replay", str(tmp_path))
     assert nothing.returncode != 0 and "no shot was refereed" in nothing.stderr
     both = run("--replay", str(tmp_path), "--gallery", str(tmp_path / "g"))
     assert both.returncode == 2 and "--gallery and --keep film" in both.stderr
+    (tmp_path / "shot-9551.json.gz").write_bytes(b"not gzip")
+    damaged = run("--replay", str(tmp_path))
+    assert damaged.returncode != 0 and "not detections kept by --keep" in damaged.stderr
+    assert "Traceback" not in damaged.stderr
