@@ -99,7 +99,7 @@ def check_shot_fits(state: TableState, shot: ShotRecord, board: Board) -> None:
         if circle != shot.circle:
             raise KangleError(f"shot: the 自由子 {sp} stands in circle {circle}, "
                               f"not {shot.circle}")
-    for piece in sorted(shot.moved() | set(shot.referee.cue_swept)):
+    for piece in sorted(shot.moved() | set(shot.referee.cue_swept) | set(shot.unseen)):
         if piece != sp and not (not is_striker(piece) and state.on_table(piece)):
             raise KangleError(
                 f"shot: the record has {piece} taking part, but {piece} is not on the table"
@@ -539,6 +539,13 @@ class _Judgement:
                     f"surely ({said}, as seen): check it did not touch {' or '.join(near)} "
                     "first", tuple(p for p in seen if not is_cushion(p)) + tuple(near),
                     confirm=True))
+        for piece in self.shot.unseen:
+            # what the record cannot say: a piece that may have been pocketed or moved
+            self.calls.append(Call(
+                "4.2", CHECK, f"{piece} was out of sight from before the shot to its end (under "
+                "a hand or the cue), and the shot may have reached it: check it still stands "
+                "where it stood — if it went into a hole or off the table, enter the shot by "
+                "hand", (piece,), confirm=True))
         return Ruling(entry="shot", player=self.me, shot=shot_no, calls=tuple(self.calls),
                       actions=tuple(self.actions), next_turn=state.turn, owed=dict(state.owed),
                       result=state.result)

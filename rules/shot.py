@@ -124,6 +124,9 @@ class ShotRecord:
     trajectory: dict[str, tuple[tuple[float, float, float], ...]] | None = None
     table: dict[str, tuple[float, float]] | None = None
     notation: str | None = None  # the line a referee typed, when it came from one
+    # pieces its source lost sight of before the shot and never saw again, though the
+    # shot may have reached where they stood: where they ended, the record cannot say
+    unseen: tuple[str, ...] = ()
 
     # -- questions the referee engine asks ----------------------------------------------
     def contacts_of(self, piece: str) -> list[Contact]:
@@ -168,6 +171,8 @@ class ShotRecord:
             data["table"] = {k: [mm(x), mm(y)] for k, (x, y) in sorted(self.table.items())}
         if self.notation is not None:
             data["notation"] = self.notation
+        if self.unseen:
+            data["unseen"] = list(self.unseen)
         if self.trajectory is not None:
             data["trajectory"] = {
                 k: [[_s(t), mm(x), mm(y)] for t, x, y in samples]
@@ -207,6 +212,8 @@ class ShotRecord:
             trajectory=_read_trajectory(f.raw("trajectory", None)),
             table=_read_final(f.table("table")) if f.has("table") else None,
             notation=f.text("notation", None),
+            unseen=tuple(_body(p, f"shot.unseen[{i}]") for i, p in enumerate(
+                f.items("unseen", []))),
         )
         f.done()
         record.check()
@@ -264,6 +271,10 @@ class ShotRecord:
             raise KangleError(
                 f"shot: {', '.join(both)} left the table but also has a final position"
             )
+        for piece in self.unseen:
+            if is_cushion(piece) or piece in self.moved():
+                raise KangleError(f"shot.unseen: {piece} is listed as not seen, but the "
+                                  "record says what it did (or it is no piece)")
 
 
 def _s(t: float) -> float:

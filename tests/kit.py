@@ -39,9 +39,10 @@ def gone(state: TableState, *pieces: str) -> TableState:
 
 
 def shot(shooter="red", circle=None, piece=None, contacts=(), pockets=(), exits=(), final=None,
-         left_circle=True, **referee) -> ShotRecord:
+         left_circle=True, unseen=(), **referee) -> ShotRecord:
     """A shot record: contacts as (t, a, b[, ambiguous]), pockets as (t, piece, hole),
-    exits as (t, piece, 'off'|'rim'), referee facts as keyword flags."""
+    exits as (t, piece, 'off'|'rim'), the pieces its source did not see (``unseen``),
+    referee facts as keyword flags."""
     circle = circle or ("SW" if shooter == "red" else "NE")
     piece = piece or ("RS" if shooter == "red" else "BS")
     record = ShotRecord(
@@ -52,6 +53,7 @@ def shot(shooter="red", circle=None, piece=None, contacts=(), pockets=(), exits=
         exits=tuple(Exit(*e) for e in exits),
         final=dict(final or {}),
         referee=RefereeFacts(**referee),
+        unseen=tuple(unseen),
     )
     record.check()
     return record

@@ -14,7 +14,7 @@ from tests.kit import put, shot, started
 
 GOOD = shot(contacts=[(0.1, "RS", "B05"), (0.2, "B05", "cushion:N")],
             pockets=[(0.5, "B05", "NE", 0.7)], exits=[(0.6, "B06", "rim", 0.85)],
-            final={"B07": (1.5, 2.25)}, body_touch=True).to_json()
+            final={"B07": (1.5, 2.25)}, body_touch=True, unseen=("R09",)).to_json()
 
 
 def test_shot_record_round_trips_to_the_same_bytes():
@@ -55,6 +55,9 @@ def broken(**changes):
         (broken(pockets=[{"t": 0.5, "piece": "B05", "hole": "NE", "confidence": 1.5}]),
          "from 0 to 1"),
         (broken(contacts=[{"t": 0.1, "a": "RS", "b": "BS"}]), "opponent's striker"),
+        (broken(unseen=["B07"]), "listed as not seen, but the record says what it did"),
+        (broken(unseen=["R99"]), "unknown piece id 'R99'"),
+        (broken(unseen="R09"), "list"),
     ],
 )
 def test_nonsense_shot_records_are_refused_with_the_reason(data, message):

@@ -22,7 +22,8 @@ from rules.errors import KangleError
 from rules.game import lag
 from rules.gamelog import GameLog
 from rules.jsonfile import write_json
-from rules.referee import SURE
+from rules.referee import SURE, judge
+from rules.rule_profile import RuleProfile
 from rules.ruling import CHECK
 from rules.shot import ShotRecord
 from rules.state import initial_state
@@ -498,9 +499,6 @@ def test_what_a_piece_met_is_unsure_when_the_sighting_that_moved_it_may_not_be_i
     sure 7.1 廢子 where the striker touched nothing before the cushion. A sighting made
     while the track is not sure to be its piece (found again after long out of sight)
     makes what the piece met there as unsure as where it went: the call asks."""
-    from rules.referee import judge
-    from rules.rule_profile import RuleProfile
-
     state = put(gone(started("red"), *started().left("red"), *started().left("black")),
                 "R16", (-111.4, -317.5))
     tracker = ShotTracker(state, "red", BOARD)
@@ -2060,3 +2058,37 @@ def test_a_piece_past_a_hole_too_fast_to_drop_and_found_on_the_rim_beyond_went_t
     seen = _followed(striker, {"B07": b07}, frames=60).record()
     assert [(e.piece, e.where) for e in seen.exits] == [("B07", "rim")]
     assert not seen.pockets
+
+
+def test_a_piece_hidden_all_shot_where_the_striker_passed_unseen_is_asked_about():
+    """Held-out 10021, in detections: B09 stood at the lip of SE under the player's
+    sleeve from the first frame to the last; the striker, back off the W cushion, ran
+    under the sleeve (lost for 23 frames) past B09's place, sent it into SE and came
+    out going NE. The sleeve showed a black mark 88 mm from B09, flickering between
+    320 and 327 mm across: B09's track "found" itself there once its place counted as
+    a fixture no more (4.1 mm from where the mark was first seen), and the record said
+    nothing of B09 — no bonus shot, and the referee not asked. A fixture stands where
+    its detections stand on average; a piece out of sight from before the strike to
+    the end, whose place the shot may have reached, is listed as unseen and the
+    referee asked to check it. B05, hidden as long but far from every path, is not."""
+    striker = {-1: (-267, -267), 0: (-273, -266), 1: (-322, -268), 2: (-342, -270),
+               3: (-315, -271), 4: (-285, -272), 5: (-262, -272), 6: (-235, -273),
+               7: (-208, -274), 8: (-182, -274), 9: (-158, -273), 10: (-142, -270),
+               34: (313, -293), 35: (323, -290), 36: (333, -285), 37: (342, -282),
+               38: (350, -279), 39: (347, -278), 40: (343, -276), 41: (339, -275),
+               42: (336, -274), 43: (333, -274), 44: (330, -273), 45: (328, -273),
+               46: (327, -273), 47: (325, -273), 48: (324, -272)}
+    never = {-30: (309, -324), 100: None}  # where it stands, then never seen
+    mark = {k: [("black", "piece", 320.0 if k == -24 else 323.0, -235.0, "surface")]
+            for k in range(-24, 60)}
+    mark |= {k: [("black", "piece", 324.5, -236.0, "surface")] for k in range(60, 80)}
+    tracker = _followed(striker, {"B09": never, "B05": {-30: (-124, 282), 100: None}},
+                        frames=80, strays=mark)
+    assert math.dist(tracker.tracks["B09"].pos, (309, -324)) < 1.0
+    seen = tracker.record()
+    assert seen.unseen == ("B09",) and "B09" not in seen.final
+    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
+                    "B09", (309, -324)), "B05", (-124, 282))
+    asked = [c for c in judge(state, seen, BOARD, RuleProfile())[1].calls if c.kind == CHECK]
+    assert [(c.rule, c.pieces, c.confirm) for c in asked] == [("4.2", ("B09",), True)]
+    assert ShotRecord.from_json(json.loads(json.dumps(seen.to_json()))).unseen == ("B09",)
