@@ -2092,3 +2092,29 @@ def test_a_piece_hidden_all_shot_where_the_striker_passed_unseen_is_asked_about(
     asked = [c for c in judge(state, seen, BOARD, RuleProfile())[1].calls if c.kind == CHECK]
     assert [(c.rule, c.pieces, c.confirm) for c in asked] == [("4.2", ("B09",), True)]
     assert ShotRecord.from_json(json.loads(json.dumps(seen.to_json()))).unseen == ("B09",)
+
+
+def test_a_piece_under_the_cue_whose_readings_shift_strikes_nothing_when_lost():
+    """Held-out 10152, in detections: R14 stood under the cue, read a few millimetres
+    off its middle (6 mm in its last two frames), then went unseen as the striker ran
+    back along the S cushion 150 mm off; B05, hidden under the arm 320 mm away, was
+    "maybe struck" by R14 — a piece lost before its pace was seen is taken to be
+    anywhere — took two readings of the cue beside R14 and was called off the table.
+    Nothing came near R14: its shift is not a run, and it strikes nothing."""
+    striker = {-1: (264, -265), 0: (278, -268), 1: (351, -280), 2: (320, -288),
+               3: (282, -296), 4: (246, -304), 5: (210, -312), 6: (174, -319),
+               7: (139, -326), 8: (103, -334), 9: (68, -341), 10: (33, -348),
+               12: (-30, -344), 13: (-60, -339), 15: (-120, -331), 16: (-149, -328),
+               17: (-178, -323), 18: (-207, -319), 19: (-235, -316), 20: (-263, -311),
+               21: (-290, -308), 22: (-318, -305), 23: (-344, -300), 24: (-341, -298),
+               25: (-326, -296), 26: (-311, -293), 27: (-298, -292), 28: (-283, -289),
+               29: (-268, -286), 30: (-255, -284), 31: (-242, -283), 32: (-229, -282),
+               34: (-206, -278), 36: (-184, -274), 38: (-163, -270), 40: (-144, -267)}
+    r14 = {k: (-282, -154) for k in range(-24, 13)} | {13: (-279, -155), 14: (-277, -156),
+                                                     41: (-283, -155)}
+    b05 = {-30: (31, -234), 40: (31, -234)}  # under the arm until it lifts
+    cue = {16: [("black", "piece", -299.0, -154.0, "surface")],
+           19: [("black", "piece", -357.0, -142.0, "surface")]}
+    seen = _followed(striker, {"R14": r14, "B05": b05}, frames=70, strays=cue).record()
+    assert not seen.exits and not seen.pockets
+    assert "B05" not in seen.moved()

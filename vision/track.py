@@ -815,7 +815,15 @@ class ShotTracker:
                 # out from its first frame): it may be anywhere it could have gone — once
                 # seen leaving its place (_leaving), ahead of it that way (held-out 8595 and 8782:
                 # R01, in red's row under the hand behind the striker, took the striker's
-                # streak 280 mm ahead of it, read as a red piece)
+                # streak 280 mm ahead of it, read as a red piece) — if anything can have
+                # set it going: a piece half under the cue whose readings shifted a few
+                # millimetres has not (held-out 10152: R14, under the cue as the striker
+                # ran along the S cushion 150 mm off, "moved" 6 mm and was lost; taken
+                # to be anywhere, it let B05, hidden 320 mm away, take a reading of the
+                # cue beside R14 and be called off the table)
+                if start is not None and self._sent_reach(
+                        other, t, frozenset(doubtful | set(group)), at=start) <= STILL:
+                    continue
                 gap, leaving = t - other.points[-1][0], self._leaving(other)
                 for o, here in group.items():
                     touch = self.board.radius_of(o) + self.board.radius_of(other.id) + 5.0
