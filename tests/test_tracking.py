@@ -2118,3 +2118,23 @@ def test_a_piece_under_the_cue_whose_readings_shift_strikes_nothing_when_lost():
     seen = _followed(striker, {"R14": r14, "B05": b05}, frames=70, strays=cue).record()
     assert not seen.exits and not seen.pockets
     assert "B05" not in seen.moved()
+
+
+def test_a_piece_seen_slowed_as_it_rises_over_a_cushion_leapt_it():
+    """Held-out 10131, in detections: B02, struck at 1.5 m/s across the E cushion,
+    leapt it onto the rim; its last sighting, over the cushion as it rose, made it 0.96
+    m/s across — under LEAP, so the rim sightings on its way were refused as beyond a
+    cushion it could not leap, and B02 was left resting on the surface where nothing
+    was: the 小回 of 6.3/9.1 never called, and nothing asked. A leap is judged on the
+    faster of its last two steps (as a drop is: arriving_speed)."""
+    striker = {-1: (-265, -265), 0: (-259, -261), 1: (-206, -232), 2: (-155, -204),
+               3: (-104, -175), 4: (-54, -148), 5: (-8, -124), 6: (33, -117),
+               7: (74, -111), 8: (113, -104), 9: (153, -98), 10: (193, -92),
+               11: (232, -85), 12: (271, -79), 13: (299, -82), 14: (326, -87),
+               15: (351, -92), 16: (368, -96), 17: (384, -98, "rim"),
+               18: (393, -101, "rim"), 19: (399, -102, "rim"), 20: (403, -103, "rim")}
+    b02 = {12: (296, -50), 13: (318, -28), 14: (343, -3), 15: (359, 18),
+           19: (399, 58, "rim"), 20: (402, 60, "rim")}
+    seen = _followed(striker, {"B02": b02}, frames=60).record()
+    assert ("B02", "rim") in [(e.piece, e.where) for e in seen.exits]
+    assert "B02" not in seen.final
