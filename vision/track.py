@@ -729,8 +729,8 @@ class ShotTracker:
 
     def _may_leap_to(self, tr: Track, x: float, y: float) -> bool:
         """Whether (x, y) lies within the playing surface, or beyond a cushion the
-        track was last seen crossing toward faster than LEAP (a piece leaves the surface
-        only by leaping a cushion)."""
+        track was last seen crossing toward faster than LEAP (``arriving_velocity``: a
+        piece leaves the surface only by leaping a cushion)."""
         vx, vy = tr.arriving_velocity()
         return not (abs(x) > self.board.half and vx * math.copysign(1, x) <= LEAP or
                     abs(y) > self.board.half and vy * math.copysign(1, y) <= LEAP)
@@ -1023,8 +1023,8 @@ class ShotTracker:
         return self.board.hole_diameter / 2 + 0.3 * self.board.radius_of(tr.id)
 
     def _across_first(self, tr: Track) -> float:
-        """How fast (mm/s) a track, going on at its last velocity, crosses the first
-        cushion it meets (toward it: what a leap over it takes, LEAP)."""
+        """How fast (mm/s) a track, going on as it arrived (``arriving_velocity``),
+        crosses the first cushion it meets (toward it: what a leap over it takes, LEAP)."""
         (x, y), (vx, vy) = tr.pos, tr.arriving_velocity()
         edge = self._edge(tr)
         tx = (edge - x * math.copysign(1, vx)) / abs(vx) if vx else math.inf
