@@ -28,7 +28,7 @@ from rules.ruling import CHECK
 from rules.shot import ShotRecord
 from rules.state import initial_state
 from rules.timeline import Timeline
-from tests.kit import fitting_shots, gone, put, started
+from tests.kit import alone, fitting_shots, gone, put, started
 from vision.detect import Detection, Detector
 from vision.player import CUE_LENGTH, Player
 from vision.render import Look, Renderer, random_camera
@@ -2087,8 +2087,7 @@ def test_a_piece_hidden_all_shot_where_the_striker_passed_unseen_is_asked_about(
     assert math.dist(tracker.tracks["B09"].pos, (309, -324)) < 1.0
     seen = tracker.record()
     assert seen.unseen == ("B09",) and "B09" not in seen.final
-    state = put(put(gone(started("red"), *started().left("red"), *started().left("black")),
-                    "B09", (309, -324)), "B05", (-124, 282))
+    state = alone(("B09", (309, -324)), ("B05", (-124, 282)))
     asked = [c for c in judge(state, seen, BOARD, RuleProfile())[1].calls if c.kind == CHECK]
     assert [(c.rule, c.pieces, c.confirm) for c in asked] == [("4.2", ("B09",), True)]
     assert ShotRecord.from_json(json.loads(json.dumps(seen.to_json()))).unseen == ("B09",)
