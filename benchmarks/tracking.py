@@ -235,21 +235,24 @@ def thumbnail(image: np.ndarray) -> np.ndarray:
 def gallery(folder: Path, name: str, kind: str, thumbs, truth, seen, said,
             true_calls) -> None:
     """A GIF of the shot (``thumbs``: every other frame's time and ``thumbnail``) beside
-    what the truth and the camera said, for one wrong call."""
+    what the truth and the camera said, for one wrong call; the text alone where there
+    are no frames (a replay of kept detections)."""
     folder.mkdir(parents=True, exist_ok=True)
     text = ([f"{name} ({kind})", "", "TRUTH"] + describe(truth) +
             [f"  {c.rule} {c.kind}: {c.text}" for c in true_calls] + ["", "CAMERA"] +
             (describe(seen) if seen else ["(no record)"]) +
             [f"  {c.rule} {c.kind}{' [CONFIRM]' if c.confirm else ''}: {c.text}" for c in said])
+    stem = folder / f"{name.replace(' ', '-')}-{kind}"
+    stem.with_suffix(".txt").write_text("\n".join(text) + "\n", encoding="utf-8")
+    if not thumbs:
+        return
     pictures = []
     blank = np.full((thumbs[0][1].shape[0], 480, 3), 40, np.uint8)
     for t, small in thumbs:
         panel = draw_lines(blank, [f"t = {t:+.2f} s", *text], (6, 4), 11, (255, 255, 255), 468)
         pictures.append(Image.fromarray(np.hstack([small, panel])[:, :, ::-1]))
-    stem = folder / f"{name.replace(' ', '-')}-{kind}"
     pictures[0].save(stem.with_suffix(".gif"), save_all=True, append_images=pictures[1:],
                      duration=67, loop=0)
-    stem.with_suffix(".txt").write_text("\n".join(text) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -261,7 +264,7 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="first held-out shot number")
     parser.add_argument("--gallery", type=Path, help="write a GIF of each wrong call here "
                         "(and of each first contact, hole or off-table event missed under "
-                        "right calls)")
+                        "right calls); a replay writes what was said, without the GIF")
     parser.add_argument("--kind", choices=KINDS, help="only the shots of this kind (the "
                                                       "others are drawn and passed over)")
     parser.add_argument("--webcam", action="store_true",
@@ -284,8 +287,8 @@ def main() -> None:
                         help="referee the shots from the detections kept here (--keep) "
                              "instead of filming them")
     args = parser.parse_args()
-    if args.replay and (args.gallery or args.keep):
-        parser.error("a replay has no frames to draw or keep: --gallery and --keep film")
+    if args.replay and args.keep:
+        parser.error("a replay has no frames to keep: --keep films")
     nrng = np.random.default_rng(args.seed)
     render = Renderer(BOARD)
     oracle = PhysicsOracle(BOARD, PhysicsProfile())  # as `kangle referee` has it
@@ -340,7 +343,7 @@ def main() -> None:
             if args.keep:  # (untimed: the other reading, the tracker did not ask for)
                 other = detector.detect(seen[0], rim_too=not wants)
                 detections.append((t, *((other, found) if wants else (found, other))))
-            if args.gallery and i % 2 == 0:
+            if args.gallery and not args.replay and i % 2 == 0:
                 thumbs.append((t, thumbnail(seen[0])))
         if args.keep:
             keep(args.keep, k, detections)
