@@ -121,6 +121,19 @@ def test_a_short_first_sighting_off_the_long_run_after_it_does_not_turn_the_stro
     assert strike.speed == pytest.approx(speed, rel=0.1)
 
 
+def test_a_sighting_near_the_start_and_one_after_a_gap_are_no_straight_run():
+    """Held-out 10161: the striker, seen once 16 mm from its place, touched R02 unseen
+    and was next seen five frames on, 360 mm away and 12° off the way it left. The two
+    sightings lie within OFF_LINE of one line through the start — a line through a point
+    so near the start points anywhere within 14° — and are no proof of one: the run ends
+    at the first sighting, and a piece seen set moving on its way decides."""
+    points = [(k / 60, -265.0, -266.0) for k in range(-6, 0)] + [
+        (0.0, -250.0, -261.0), (5 / 60, 95.0, -230.0), (6 / 60, 161.0, -229.0),
+        (7 / 60, 227.0, -229.0), (8 / 60, 291.0, -230.0), (9 / 60, 349.0, -237.0)]
+    strike = fit_strike(points)
+    assert strike.run_end == pytest.approx(0.0) and strike.run < 20.0
+
+
 def test_a_piece_that_never_moves_has_no_stroke():
     assert fit_strike([(k / 60, 10.0, 10.0) for k in range(10)]) is None
 

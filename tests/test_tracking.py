@@ -2137,3 +2137,42 @@ def test_a_piece_seen_slowed_as_it_rises_over_a_cushion_leapt_it():
     seen = _followed(striker, {"B02": b02}, frames=60).record()
     assert ("B02", "rim") in [(e.piece, e.where) for e in seen.exits]
     assert "B02" not in seen.final
+
+
+def test_a_short_run_a_streak_placed_off_its_line_does_not_end_the_stroke():
+    """Held-out 10108, in detections: the striker, struck from SW at 2.8 m/s, passed
+    black's B11 3 mm wide and cut red's own R15 (7.1, a 廢子). Its first two moving
+    sightings, streaks each placed 2-3 mm off the stroke, drew a line 5° off it; the
+    third frame, on the true line, lay 8 mm off that and ended the straight run at 54 mm.
+    The short run's line ran through B11, and B11 was called the first contact (asked,
+    but wrong). A frame is on the run when one line through the start still holds every
+    frame within OFF_LINE."""
+    striker = {-1: (-268, -265), 0: (-264, -257), 1: (-250, -214), 2: (-243, -170),
+               3: (-230, -127), 4: (-220, -86), 5: (-209, -43), 6: (-200, -1),
+               7: (-189, 39), 8: (-179, 81), 10: (-163, 139), 11: (-156, 157),
+               12: (-150, 174)}
+    b11 = {-1: (-205, -181)}
+    r15 = {8: (-164, 156), 9: (-165, 153), 10: (-156, 206), 11: (-149, 256),
+           12: (-140, 310)}
+    first = _followed(striker, {"B11": b11, "R15": r15}, frames=30).record().contacts_of("RS")[0]
+    assert first.other("RS") == "R15" and first.confidence >= SURE
+
+
+def test_a_striker_seen_coming_fast_and_going_back_slowly_can_have_struck_what_lay_between():
+    """Held-out 10349, in detections: the striker ran up the W side at 5 m/s into B01,
+    standing against the N cushion, and was next seen two frames on, coming back at
+    1.6 m/s. Its chord across the bounce, at the pace of the chord, passed 14 mm short
+    of reaching B01, so B01 was taken for a piece nothing could have struck: its run down
+    the W side went to no track, and B01 was called off the table (asked, and wrong).
+    A mover may have gone between two sightings as fast as it was seen arriving."""
+    striker = {-1: (-266, -267), 1: (-260, -164), 2: (-257, -83), 3: (-253, 2),
+               4: (-250, 87), 5: (-247, 167), 6: (-245, 251), 8: (-227, 307),
+               9: (-213, 286), 10: (-199, 264), 11: (-186, 243), 12: (-173, 223),
+               13: (-160, 204), 14: (-148, 184), 15: (-136, 165), 16: (-124, 146)}
+    b01 = {6: (-246, 353), 7: (-248, 352), 8: (-258, 331), 9: (-267, 305),
+           10: (-274, 275), 11: (-282, 251), 12: (-290, 224), 13: (-297, 199),
+           14: (-304, 174), 15: (-311, 149), 16: (-318, 124)}
+    b02 = {-1: (-214, 353)}
+    seen = _followed(striker, {"B01": b01, "B02": b02}, frames=40).record()
+    assert not seen.exits and not seen.pockets
+    assert seen.final["B01"] == pytest.approx((-318, 124), abs=3.0)
