@@ -847,15 +847,19 @@ class ShotTracker:
                 continue
             if start is None:
                 continue  # (one never seen STARTED mm from its place has struck nothing)
-            path = [p for p in other.points if p[0] >= seen]
-            path = [p for p in other.points if p[0] < seen][-1:] + path
+            lead = [p for p in other.points if p[0] < seen][-2:]
+            path = lead[-1:] + [p for p in other.points if p[0] >= seen]
             sighted = len(path)
             if other.missing and other.gone is None:
                 path.append((t, *other.predict(t)))
+            # (the pace it came at, too: the chord across a bounce is slower than the
+            # piece ran — held-out 10349, the striker into B01 at 5 m/s and back out)
+            paced = lead[:-1] + path
             speeds = [math.dist(a[1:], b[1:]) / max(b[0] - a[0], 1e-6)
-                      for a, b in zip(path, path[1:], strict=False)]
+                      for a, b in zip(paced, paced[1:], strict=False)]
+            lag = len(paced) - len(path)
             for k, (a, b) in enumerate(zip(path, path[1:], strict=False)):
-                fastest = max(speeds[max(k - 1, 0):k + 2])
+                fastest = max(speeds[max(k + lag - 1, 0):k + lag + 2])
                 if b[0] <= struck or fastest < MOVING:
                     continue  # a neighbour at rest (jitter; before the strike, whatever
                     # its sightings did) strikes nothing
