@@ -2176,3 +2176,27 @@ def test_a_striker_seen_coming_fast_and_going_back_slowly_can_have_struck_what_l
     seen = _followed(striker, {"B01": b01, "B02": b02}, frames=40).record()
     assert not seen.exits and not seen.pockets
     assert seen.final["B01"] == pytest.approx((-318, 124), abs=3.0)
+
+
+def test_a_piece_leaping_off_over_one_resting_on_the_rim_does_not_touch_it():
+    """Held-out 10340, in detections: R10, the striker's 廢子, came to rest on the N
+    rim; B11, sent off over the N cushion later, passed over it (16 mm between their
+    centres) and its jittering readings there made a meeting: "the 廢子 R10 hit black's
+    B11" (7.2, asked, and wrong). A piece beyond the cushions is out of play, as the
+    simulator has it: nothing passing over it there is a contact of the game."""
+    striker = {-1: (267, -266), 0: (269, -252), 1: (284, -181), 2: (308, -139),
+               3: (332, -99), 4: (349, -61), 5: (334, -29), 6: (328, -10), 7: (324, 5),
+               8: (320, 20), 9: (315, 34), 10: (311, 47), 11: (307, 61), 12: (303, 74),
+               13: (299, 87), 14: (296, 100), 15: (292, 112), 16: (289, 124),
+               17: (286, 135), 18: (285, 141), 19: (284, 145), 20: (282, 149)}
+    r10 = {0: (266, -158), 1: (263, -148), 2: (241, -72), 3: (216, 9), 4: (194, 86),
+           5: (172, 164), 6: (149, 242), 7: (127, 316)} | {
+        k: (102, 399, "rim") for k in range(9, 25)} | {
+        15: (102, 401, "rim"), 16: (105, 406, "rim"), 17: (103, 399, "rim")}
+    b11 = {5: (313, 4), 6: (295, 35), 7: (274, 73), 8: (249, 111), 9: (228, 148),
+           10: (207, 185), 11: (185, 222), 12: (163, 258), 13: (143, 294),
+           14: (122, 330), 15: (103, 363), 16: (95, 384, "rim"), 17: (75, 412, "rim"),
+           18: None}
+    seen = _followed(striker, {"R10": r10, "B11": b11}, frames=40).record()
+    assert ("R10", "rim") in [(e.piece, e.where) for e in seen.exits]
+    assert not [c for c in seen.contacts if {c.a, c.b} == {"R10", "B11"}]

@@ -1359,7 +1359,9 @@ class ShotTracker:
         striker set rolling, the striker catching up with one): their paths, straight
         between frames, come within TOUCH mm of touching (rules/impact.py), and one
         of them changes velocity there. The first frame of each meeting only; pairs already known
-        from the first contact or a piece set moving are left out."""
+        from the first contact or a piece set moving are left out, and so is a piece
+        beyond the cushions (out of play, as the simulator has it: a piece leaping off
+        over the rim passes over one resting there)."""
         frame = self.frame
         movers = [tr for tr in self.tracks.values() if tr.moved_at() is not None]
         paths = {tr.id: {round(t, 4): (x, y) for t, x, y in tr.points if t >= t0 - frame}
@@ -1376,6 +1378,10 @@ class ShotTracker:
                         continue
                     (ax1, ay1), (ax2, ay2) = paths[a.id][t1], paths[a.id][t2]
                     (bx1, by1), (bx2, by2) = paths[b.id][t1], paths[b.id][t2]
+                    if any(self.board.region(*paths[p.id][t1]) in ("rim", "off")
+                           for p in (a, b)):
+                        apart = True  # (a piece beyond the cushions is out of play: what
+                        continue  # passes over it there is no contact of the game)
                     dt = t2 - t1
                     tau = disc_disc((ax1, ay1), ((ax2 - ax1) / dt, (ay2 - ay1) / dt),
                                     (bx1, by1), ((bx2 - bx1) / dt, (by2 - by1) / dt),
