@@ -2200,3 +2200,17 @@ def test_a_piece_leaping_off_over_one_resting_on_the_rim_does_not_touch_it():
     seen = _followed(striker, {"R10": r10, "B11": b11}, frames=40).record()
     assert ("R10", "rim") in [(e.piece, e.where) for e in seen.exits]
     assert not [c for c in seen.contacts if {c.a, c.b} == {"R10", "B11"}]
+
+
+def test_a_striker_lost_far_from_the_cushion_it_heads_for_cannot_have_leapt_it():
+    """Held-out 10285, in detections: the striker came back off the E cushion and was
+    lost under the player's arm 470 mm from the W cushion, going W at 1.1 m/s; it was
+    called off the table (5.4, asked, and wrong: it came to rest under the arm). Sliding
+    that far slows it to 0.56 m/s at most (SLOWING), too slow to leap the cushion."""
+    striker = {-1: (264, -265), 0: (271, -264), 1: (311, -263), 2: (351, -261),
+               3: (333, -260), 4: (311, -259), 5: (289, -258), 6: (268, -259),
+               7: (250, -253), 8: (226, -249), 9: (208, -249), 10: (189, -249),
+               11: (170, -248), 12: (151, -248), 13: (133, -248), 14: (116, -247),
+               15: (101, -245), 16: None}
+    seen = _followed(striker, {}, frames=60).record()
+    assert not seen.exits and not seen.pockets
