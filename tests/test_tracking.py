@@ -2214,3 +2214,49 @@ def test_a_striker_lost_far_from_the_cushion_it_heads_for_cannot_have_leapt_it()
                15: (101, -245), 16: None}
     seen = _followed(striker, {}, frames=60).record()
     assert not seen.exits and not seen.pockets
+
+
+def test_a_piece_pocketed_at_its_pace_is_not_found_again_across_the_board():
+    """Held-out 10512, in detections: B03, by the W cushion, struck twice by the
+    striker as it ran into SW at 1.8 m/s, was lost 45 mm from the hole and called
+    pocketed there; 0.27 s later, thought gone, it took a mark on the player's sleeve
+    640 mm away (the sleeve's marks flicker 4 mm off their place) — a piece struck
+    before its pace was known may have been sent anywhere — and was followed among the
+    marks into SE: the pocket in SW never called, red's bonus shot never given (silent).
+    The hole was read from its pace: a blow before its last sighting sends it no
+    farther."""
+    striker = {-1: (-263, -265), 0: (-275, -265), 1: (-315, -258), 2: (-318, -241),
+               3: (-317, -222), 4: (-317, -204), 5: (-316, -185), 6: (-316, -167),
+               7: (-316, -150), 8: (-317, -135), 9: (-320, -124), 10: (-323, -115),
+               11: (-326, -106), 12: (-329, -97), 13: (-332, -89), 14: (-335, -81),
+               15: (-338, -73), 16: (-340, -66), 17: (-343, -59), 18: (-345, -52),
+               19: (-347, -46), 20: (-348, -40), 21: (-349, -35), 22: (-348, -31),
+               23: (-347, -27), 24: (-346, -23), 25: (-346, -20), 26: (-345, -17)}
+    b03 = {0: (-329, -270), 1: (-344, -271), 2: (-354, -300), 3: None}
+    b10 = {-1: (240, -323)}
+    marks = {k: [("black", "piece", x, y, "surface")
+                 for x, y in ((286.0, -312.0), (318.0, -314.0), (356.0, -318.0))]
+             for k in range(1, 60)}
+    marks[18][0] = ("black", "piece", 282.0, -311.0, "surface")
+    seen = _followed(striker, {"B03": b03, "B10": b10}, frames=60, strays=marks).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("B03", "SW")]
+
+
+def test_a_piece_thought_pocketed_is_found_again_where_it_ran_on_over_the_hole():
+    """Held-out 10365, in detections: R12, sent into the NW corner at 2.2 m/s, was lost
+    short of the hole and thought pocketed there; it had run on over the hole's mouth
+    and off over the corner, and was seen once on the rim beyond it, 90 mm on along
+    its way. A piece thought pocketed is looked for along its course past the hole:
+    off the table, not in NW (the pocket would be a silent wrong call)."""
+    striker = {-1: (265, -265), 0: (258, -258), 1: (212, -218), 2: (171, -182),
+               3: (131, -146), 4: (89, -108), 5: (50, -73), 6: (7, -46), 7: (-38, -20),
+               8: (-81, 6), 9: (-122, 31), 10: (-159, 48), 11: (-187, 54), 12: (-216, 60),
+               13: (-245, 65), 14: (-273, 71), 15: (-299, 76), 16: (-327, 81),
+               17: (-350, 86), 18: (-371, 89, "rim"), 19: (-385, 92, "rim"),
+               20: (-393, 94, "rim"), 21: (-399, 95, "rim"), 22: (-401, 96, "rim")}
+    r12 = {9: (-164, 76), 10: (-175, 93), 11: (-205, 137), 12: (-236, 181),
+           13: (-267, 225), 14: (-296, 268), 15: (-328, 315), 16: None,
+           17: (-375, 384, "rim"), 18: (-397, 417, "rim"), 19: None}
+    seen = _followed(striker, {"R12": r12}, frames=60).record()
+    assert not seen.pockets and [(e.piece, e.where) for e in seen.exits
+                                 if e.piece == "R12"] == [("R12", "off")]

