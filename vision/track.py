@@ -667,8 +667,7 @@ class ShotTracker:
                 tr.id != self.striker and tr.gone is not None and tr.gone.kind != "pocket"):
             return None
         reach = self._sent_reach(tr, t)
-        pocketed = tr.gone is not None
-        struck = tr.struck_at() if tr.id != self.striker and not pocketed else None
+        struck = tr.struck_at() if tr.id != self.striker and tr.gone is None else None
         if struck is not None:
             # struck too lately for its pace to be known (a step that holds the blow
             # averages the speeds before and after it; held-out 8247: R15, seen going
