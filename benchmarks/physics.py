@@ -1,4 +1,5 @@
-"""Simulator speed: full-table shots per second on one core, against a naive baseline.
+"""Simulator speed: full-table shots per second on one core, against a naive baseline
+and, where it is installed, pooltool.
 
     python benchmarks/physics.py [--shots N]
 
@@ -8,7 +9,19 @@ same shots in pymunk the way a first attempt would: table friction by a Python
 velocity function on every body every step, fixed step 1/960 s (the step a
 fixed-step simulation needs to keep overlaps under about 7 mm at 6 m/s), and a
 Python loop over the bodies each step to see whether everything is at rest.
-Both are timed in this same run; the ratio is what to compare across machines.
+
+pooltool (the billiards simulator ``pooltool-billiards``, event-based: it solves each
+pair's next collision in closed form) plays the same break when it can be imported:
+the same places and striker velocity on a square pocket table the board's size (a
+carrom board's four holes as corner pockets, the side pockets shut), each piece a ball
+of the piece's radius whose rolling resistance is the board's sliding friction (a
+disc slides to rest; a pool ball would roll on). pooltool gives every ball one radius
+and mass, so there the striker is a piece. It solves a different game's physics, so
+each simulator's count of what it worked through is printed beside its time.
+
+Every shot is played by each simulator in turn before the next angle (interleaved),
+so a slow spell of the machine weighs on all of them alike; the ratios are what to
+compare across machines.
 """
 
 from __future__ import annotations
@@ -19,6 +32,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
@@ -34,6 +48,7 @@ from rules.state import POCKETED, Piece, initial_state  # noqa: E402
 
 BOARD = load_board()
 PHYSICS = PhysicsProfile()
+SPEED = 6.0  # the striker's speed, m/s
 
 
 def table_with(n: int):
@@ -48,17 +63,22 @@ def angles(count: int) -> list[float]:
     return [70 + 30 * k / max(1, count - 1) for k in range(count)]
 
 
-def ours(state, count: int, trajectory: bool) -> list[float]:
-    times = []
-    for angle in angles(count):
-        t = time.perf_counter()
-        simulate(state, Stroke("red", "SW", angle, 6.0), BOARD, PHYSICS, trajectory=trajectory)
-        times.append(time.perf_counter() - t)
-    return times
+def starting_places(state) -> dict[str, tuple[float, float]]:
+    """Every piece on the table and red's striker in SW, board mm."""
+    places = {p: state.pos(p) for p in state.left("red") + state.left("black")}
+    places["RS"] = BOARD.circle_centre("SW")
+    return places
 
 
-def naive(state, count: int) -> list[float]:
-    times = []
+def ours(state, angle: float, trajectory: bool) -> int:
+    """kangle's shot; returns the contacts it recorded."""
+    record = simulate(state, Stroke("red", "SW", angle, SPEED), BOARD, PHYSICS,
+                      trajectory=trajectory)
+    return len(record.contacts)
+
+
+def naive(state, angle: float) -> int:
+    """The first attempt's shot; returns the steps it took."""
     mu_g = PHYSICS.sliding_friction * GRAVITY_MM
 
     def friction(body, gravity, damping, dt):
@@ -66,39 +86,79 @@ def naive(state, count: int) -> list[float]:
         speed = v.length
         body.velocity = v * (max(0.0, speed - mu_g * dt) / speed) if speed > 0 else v
 
-    for angle in angles(count):
-        t = time.perf_counter()
-        space = pymunk.Space()
-        h = BOARD.half
-        for a, b in (((-h, -h), (h, -h)), ((-h, h), (h, h)), ((-h, -h), (-h, h)),
-                     ((h, -h), (h, h))):
-            seg = pymunk.Segment(space.static_body, a, b, 0)
-            seg.elasticity = PHYSICS.cushion_restitution / math.sqrt(PHYSICS.piece_restitution)
-            seg.friction = PHYSICS.cushion_friction / math.sqrt(PHYSICS.piece_friction)
-            space.add(seg)
-        bodies = []
-        positions = {p: state.pos(p) for p in state.left("red") + state.left("black")}
-        positions["RS"] = BOARD.circle_centre("SW")
-        for piece, pos in positions.items():
-            r, m = BOARD.radius_of(piece), BOARD.mass_of(piece)
-            body = pymunk.Body(m, pymunk.moment_for_circle(m, 0, r))
-            body.position = pos
-            body.velocity_func = friction
-            shape = pymunk.Circle(body, r)
-            shape.elasticity = math.sqrt(PHYSICS.piece_restitution)
-            shape.friction = math.sqrt(PHYSICS.piece_friction)
-            space.add(body, shape)
-            bodies.append(body)
-        bodies[-1].velocity = (6000 * math.cos(math.radians(angle)),
-                               6000 * math.sin(math.radians(angle)))
-        elapsed = 0.0
-        while elapsed < PHYSICS.max_duration:
-            space.step(1 / 960)
-            elapsed += 1 / 960
-            if all(b.velocity.length < PHYSICS.rest_speed * 1000 for b in bodies):
-                break
-        times.append(time.perf_counter() - t)
-    return times
+    space = pymunk.Space()
+    h = BOARD.half
+    for a, b in (((-h, -h), (h, -h)), ((-h, h), (h, h)), ((-h, -h), (-h, h)),
+                 ((h, -h), (h, h))):
+        seg = pymunk.Segment(space.static_body, a, b, 0)
+        seg.elasticity = PHYSICS.cushion_restitution / math.sqrt(PHYSICS.piece_restitution)
+        seg.friction = PHYSICS.cushion_friction / math.sqrt(PHYSICS.piece_friction)
+        space.add(seg)
+    bodies = []
+    for piece, pos in starting_places(state).items():
+        r, m = BOARD.radius_of(piece), BOARD.mass_of(piece)
+        body = pymunk.Body(m, pymunk.moment_for_circle(m, 0, r))
+        body.position = pos
+        body.velocity_func = friction
+        shape = pymunk.Circle(body, r)
+        shape.elasticity = math.sqrt(PHYSICS.piece_restitution)
+        shape.friction = math.sqrt(PHYSICS.piece_friction)
+        space.add(body, shape)
+        bodies.append(body)
+    bodies[-1].velocity = (SPEED * 1000 * math.cos(math.radians(angle)),
+                           SPEED * 1000 * math.sin(math.radians(angle)))
+    steps = 0
+    while steps / 960 < PHYSICS.max_duration:
+        space.step(1 / 960)
+        steps += 1
+        if all(b.velocity.length < PHYSICS.rest_speed * 1000 for b in bodies):
+            break
+    return steps
+
+
+def pooltool_break():
+    """pooltool's play of the same shot, or None where pooltool is not installed."""
+    try:
+        import pooltool as pt
+        from pooltool.objects.table.specs import PocketTableSpecs
+    except ImportError:
+        return None
+    metres = 1 / 1000
+    radius = BOARD.piece_radius * metres
+    specs = PocketTableSpecs(
+        l=2 * BOARD.half * metres, w=2 * BOARD.half * metres,
+        cushion_height=0.64 * 2 * radius,  # pool's cushion nose at 64 % of a ball's height
+        corner_pocket_width=BOARD.hole_diameter * math.sqrt(2) * metres,
+        corner_pocket_radius=BOARD.hole_diameter / 2 * metres,
+        corner_pocket_depth=BOARD.hole_inset * metres, corner_jaw_radius=0.005,
+        side_pocket_width=0.001, side_pocket_radius=0.001, side_pocket_depth=0.001,
+        side_jaw_radius=0.0005)
+
+    def play(state, angle: float) -> int:
+        """Returns the events pooltool solved."""
+        balls = {}
+        for piece, (x, y) in starting_places(state).items():
+            balls[piece] = pt.Ball.create(
+                piece, xy=((x + BOARD.half) * metres, (y + BOARD.half) * metres),
+                R=radius, m=BOARD.piece_mass / 1000, u_s=PHYSICS.sliding_friction,
+                u_r=PHYSICS.sliding_friction, e_b=PHYSICS.piece_restitution,
+                e_c=PHYSICS.cushion_restitution, f_c=PHYSICS.cushion_friction)
+        a = math.radians(angle)
+        balls["RS"].state.rvw[1] = [SPEED * math.cos(a), SPEED * math.sin(a), 0.0]
+        balls["RS"].state.s = 2  # sliding
+        system = pt.System(table=pt.Table.from_table_specs(specs), balls=balls,
+                           cue=pt.Cue(cue_ball_id="RS", V0=0.0))
+        pt.simulate(system, inplace=True)
+        return len(system.events)
+
+    return play
+
+
+def timed(run: Callable[..., int], *args) -> tuple[float, int]:
+    """Seconds one call of ``run(*args)`` takes, and what it returned."""
+    t = time.perf_counter()
+    count = run(*args)
+    return time.perf_counter() - t, count
 
 
 def main() -> None:
@@ -106,22 +166,48 @@ def main() -> None:
     parser.add_argument("--shots", type=int, default=100, help="shots per figure")
     args = parser.parse_args()
     full = table_with(32)
-    ours(full, 3, False)  # warm up
-    fast = ours(full, args.shots, False)
-    with_traj = ours(full, args.shots, True)
-    base = naive(full, max(5, args.shots // 10))
-    print(f"full-table shot (32 pieces, striker 6 m/s), {args.shots} shots, one core")
-    for name, times in (("kangle (record only)", fast), ("kangle (record + trajectory)",
-                                                         with_traj), ("naive baseline", base)):
-        mean = statistics.fmean(times)
+    players: dict[str, Callable[[float], int]] = {
+        "kangle (record only)": lambda angle: ours(full, angle, False),
+        "kangle (record + trajectory)": lambda angle: ours(full, angle, True),
+        "naive baseline": lambda angle: naive(full, angle),
+    }
+    pool = pooltool_break()
+    if pool is not None:
+        players["pooltool"] = lambda angle: pool(full, angle)
+    for angle in angles(3):  # warm up (pooltool compiles its solvers on first use)
+        for play in players.values():
+            play(angle)
+    times: dict[str, list[float]] = {name: [] for name in players}
+    counts: dict[str, list[int]] = {name: [] for name in players}
+    for angle in angles(args.shots):
+        for name, play in players.items():
+            seconds, count = timed(play, angle)
+            times[name].append(seconds)
+            counts[name].append(count)
+    print(f"full-table shot (32 pieces, striker {SPEED:g} m/s), {args.shots} shots, "
+          "one core, interleaved")
+    what = {"naive baseline": "steps", "pooltool": "events"}
+    for name, spent in times.items():
+        mean = statistics.fmean(spent)
         print(f"  {name:30s} {1 / mean:8.1f} shots/s   mean {mean * 1000:7.2f} ms   "
-              f"worst {max(times) * 1000:7.2f} ms")
-    print(f"  ratio kangle/naive: {statistics.fmean(base) / statistics.fmean(fast):.1f}x "
-          f"(with trajectory {statistics.fmean(base) / statistics.fmean(with_traj):.1f}x)")
+              f"worst {max(spent) * 1000:7.2f} ms   "
+              f"{statistics.fmean(counts[name]):7.1f} {what.get(name, 'contacts')} a shot")
+    fast = statistics.fmean(times["kangle (record only)"])
+    slow = statistics.fmean(times["kangle (record + trajectory)"])
+    for other in ("naive baseline", "pooltool"):
+        if other in times:
+            base = statistics.fmean(times[other])
+            print(f"  ratio {other}/kangle: {base / fast:.1f}x (with trajectory "
+                  f"{base / slow:.1f}x)")
+    if pool is None:
+        print("  pooltool not installed: docs/benchmarks.md says how to install it beside "
+              "kangle for this comparison")
     print("time per shot by pieces on the table (record only):")
     for n in (1, 8, 16, 32):
-        times = ours(table_with(n), max(10, args.shots // 4), False)
-        print(f"  {n:2d} pieces  {statistics.fmean(times) * 1000:7.2f} ms")
+        table = table_with(n)
+        spent = [timed(ours, table, angle, False)[0]
+                 for angle in angles(max(10, args.shots // 4))]
+        print(f"  {n:2d} pieces  {statistics.fmean(spent) * 1000:7.2f} ms")
 
 
 if __name__ == "__main__":
