@@ -2260,3 +2260,31 @@ def test_a_piece_thought_pocketed_is_found_again_where_it_ran_on_over_the_hole()
     seen = _followed(striker, {"R12": r12}, frames=60).record()
     assert not seen.pockets and [(e.piece, e.where) for e in seen.exits
                                  if e.piece == "R12"] == [("R12", "off")]
+
+
+def test_a_piece_lost_by_a_hole_that_nothing_came_near_is_hidden_not_pocketed():
+    """Held-out 10854, in detections: R14, 44 mm from SW's centre under the player's
+    hand, was read faintly once before the strike and three times after it, 4 mm off
+    its place, and never again; the striker ran off the E cushion and back across the
+    board, 138 mm from it at the nearest. R14 was called pocketed in SW (4.2, asked, and
+    wrong): a piece nothing can have struck is hidden where it stood."""
+    striker = {-1: (265, -265), 0: (271, -264), 2: (330, -253), 3: (295, -251),
+               4: (261, -252), 5: (229, -244), 6: (196, -239), 7: (163, -235),
+               8: (131, -231), 9: (99, -228), 10: (68, -225), 11: (37, -220), 12: (7, -217),
+               13: (-24, -214), 14: (-53, -210), 15: (-82, -207), 16: (-112, -204),
+               17: (-140, -201), 18: (-168, -197), 19: (-196, -194), 20: (-224, -191),
+               21: (-249, -188), 22: (-278, -185), 23: (-303, -182), 24: (-329, -179),
+               25: (-354, -176), 26: (-340, -175), 27: (-325, -173), 28: (-311, -171),
+               29: (-298, -169), 30: (-285, -168), 31: (-273, -166), 32: (-258, -165),
+               33: (-246, -163), 34: (-235, -162), 35: (-224, -161), 36: (-213, -159),
+               37: (-203, -158), 38: (-193, -157), 39: (-183, -155), 40: (-174, -154),
+               41: (-165, -153), 42: (-156, -152), 43: (-148, -151), 44: (-141, -150),
+               45: (-133, -149), 46: (-127, -149), 47: (-120, -148), 48: (-114, -147),
+               49: (-108, -147), 50: (-103, -146), 51: (-98, -145), 52: (-94, -145),
+               53: (-90, -144), 54: (-86, -144), 55: (-83, -144), 56: (-80, -143),
+               57: (-78, -143), 58: (-76, -142), 59: (-74, -142), 60: (-73, -142),
+               61: (-72, -142)}
+    r14 = {-16: (-304, -322), -15: None, -3: (-304, -322), -2: None, 2: (-308, -322),
+           3: (-307, -322), 4: (-307, -323), 5: None, 6: (-306, -323), 7: None}
+    seen = _followed(striker, {"R14": r14}, frames=90).record()
+    assert not seen.pockets and not seen.exits

