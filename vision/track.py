@@ -1422,8 +1422,12 @@ class ShotTracker:
                         # each cuts the corner of its turn, and so the chords may pass
                         # apart where the pieces met (held-out 8363: R11 and B15 both
                         # thrown back, their chords 1.6 mm short of touching). Each
-                        # piece went on as it came until they met within the step
+                        # piece went on as it came until they met within the step,
+                        # unless one of them met a third so going on first
                         tau = self._met_as_they_came(paths[a.id], paths[b.id], times, k, reach)
+                        if tau is not None and self._met_another_first(
+                                paths, movers, (a.id, b.id), times[k - 2:k + 1], tau):
+                            tau = None
                         turned = tau is not None
                     close = tau is not None
                     if close and apart and turned:
@@ -1447,6 +1451,23 @@ class ShotTracker:
         back = t1 - t0
         return disc_disc((ax1, ay1), ((ax1 - ax0) / back, (ay1 - ay0) / back),
                          (bx1, by1), ((bx1 - bx0) / back, (by1 - by0) / back), reach, t2 - t1)
+
+    def _met_another_first(self, paths: dict, movers: list[Track], pair: tuple[str, str],
+                           times: list[float], tau: float) -> bool:
+        """Whether, of two pieces going on as they came over the step from ``times[1]``
+        to ``times[2]`` (``_met_as_they_came``), either meets a third mover seen at
+        ``times[0]`` and ``times[1]`` sooner than ``tau`` s into the step: it was turned
+        there, not by the other (held-out 10777: R05, back off the N cushion, ran into
+        B02, which sent R15 on; R05 going on through B02 "met" R15 24 mm beyond)."""
+        for p in pair:
+            for c in movers:
+                if c.id in pair or not all(t in paths[c.id] for t in times[:2]):
+                    continue
+                reach = self.board.radius_of(p) + self.board.radius_of(c.id)
+                met = self._met_as_they_came(paths[p], paths[c.id], times, 2, reach)
+                if met is not None and met < tau:
+                    return True
+        return False
 
     @staticmethod
     def _turns(path: dict, times: list[float], k: int) -> bool:
