@@ -299,6 +299,7 @@ class ShotTracker:
         # [x, y, sightings, last seen] of detections no track took, for UNCLAIMED_FOR s
         self._unclaimed: list[list] = []
         self._fixtures: list[list] = []  # those seen FIXTURE times (and still counted)
+        self._rim_marks: list[tuple[float, float]] = []  # the rim's, before the strike
         self._timed = False
 
     # -- following ------------------------------------------------------------------------
@@ -315,6 +316,8 @@ class ShotTracker:
         live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
+        if self.start_time is None:
+            self._note_rim_marks(dets)
         hidden: dict[str, Reach | None] = {}  # _hidden_reach, once a frame, when needed
         aiming = self._aiming_now()
         used_d: set[int] = set()
@@ -372,6 +375,8 @@ class ShotTracker:
                 continue
             if reach is None and self._beside_a_resting_piece(d, used_t):
                 continue  # a piece that stands still, not where a moving one went
+            if d.where == "rim" and self._rim_mark(d):
+                continue
             for tr in live:
                 if tr.id in used_t or tr.colour != d.colour or (
                         (tr.kind == "striker") != (d.kind == "striker") and not any_kind):
@@ -511,6 +516,26 @@ class ShotTracker:
             else:
                 self._unclaimed.append([d.x, d.y, 1, t])
         self._unclaimed = [p for p in self._unclaimed if t - p[3] <= UNCLAIMED_FOR]
+
+    def _note_rim_marks(self, dets: list[Detection]) -> None:
+        """Before the strike no piece can have left the playing surface: what the rim
+        shows then is the rim's own (its grain, a mark or a shadow on it, read as a
+        piece), each place kept once within FIXED mm."""
+        for d in dets:
+            if d.where == "rim" and not any(math.hypot(d.x - x, d.y - y) < FIXED
+                                            for x, y in self._rim_marks):
+                self._rim_marks.append((d.x, d.y))
+
+    def _rim_mark(self, d: Detection) -> bool:
+        """Whether ``d`` lies within a piece's radius of where the rim showed a mark
+        before the strike (a mark's reading wanders that far): no piece that left the
+        surface is found in it (held-out 11050: red marks on the E rim, there
+        throughout, taken by the striker lost under the arm at the E cushion, which
+        "came to rest on the rim" while it ran back across the board in plain sight). A
+        piece that does come to rest on such a mark is a piece lost beyond the edge:
+        ``record`` has it off the table or on the rim (one rule, 5.4 or 6.3), asked."""
+        near = self.board.piece_radius
+        return any(math.hypot(d.x - x, d.y - y) < near for x, y in self._rim_marks)
 
     def _fixture(self, d: Detection) -> bool:
         """Whether ``d`` lies where detections no track took have stood FIXTURE times: a
