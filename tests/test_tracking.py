@@ -2463,3 +2463,83 @@ def test_marks_the_rim_showed_before_the_strike_are_no_piece_that_left():
     seen = _followed(STRIKER_11050, {}, frames=80, strays=strays).record()
     assert not seen.exits and not seen.pockets
     assert math.dist(seen.final["RS"], STRIKER_11050[68]) < 3
+
+
+# held-out 11091 as the camera saw it: the striker from SE off the E and S cushions into B09,
+# which ran off the W cushion into B10 at frame 39; B10, hidden under the hand from frame 40,
+# came to rest 70 mm E of where it stood (seen from frame 53); faint dark marks (the
+# player's sleeve) ran down by the W cushion meanwhile
+STRIKER_11091 = {-1: (266, -266), 0: (270, -267), 2: (341, -300), 3: (310, -312),
+                 4: (280, -323), 5: (250, -333), 6: (221, -344), 7: (193, -348),
+                 8: (168, -342), 9: (143, -335), 10: (118, -329), 11: (95, -324),
+                 12: (81, -321), 13: (71, -320), 14: (60, -319), 15: (50, -318),
+                 16: (41, -317), 17: (32, -316), 18: (23, -315), 19: (15, -314),
+                 20: (7, -314), 21: (-1, -313), 22: (-8, -312), 23: (-15, -311),
+                 24: (-21, -310), 25: (-27, -310), 26: (-32, -309), 27: (-37, -309),
+                 28: (-42, -308), 29: (-46, -308), 30: (-50, -307), 31: (-53, -307),
+                 32: (-56, -306), 33: (-59, -307), 34: (-61, -306), 35: (-63, -306),
+                 36: (-64, -306), 37: (-65, -306), 38: (-66, -306), 39: (-66, -306),
+                 40: (-66, -306)}
+B09_11091 = {-1: (64, -308), 0: (64, -308), 1: (64, -308), 2: (64, -308), 3: (64, -308),
+             4: (64, -308), 5: (64, -308), 6: (64, -308), 7: (64, -308), 8: (64, -308),
+             9: (64, -308), 10: (64, -308), 11: (66, -309), 12: (39, -298), 13: (10, -287),
+             14: (-18, -279), 15: (-45, -267), 16: (-72, -255), 17: (-98, -248),
+             18: (-125, -236), 19: (-151, -226), 20: (-178, -217), 21: (-203, -207),
+             22: (-228, -197), 23: (-252, -188), 24: (-279, -178), 25: (-302, -170),
+             26: (-326, -160), 27: (-353, -151), 28: (-347, -145), 29: (-333, -139),
+             30: (-320, -134), 31: (-308, -128), 32: (-295, -123), 33: (-284, -115),
+             34: (-274, -113), 39: (-220, -87), 40: (-215, -87), 41: (-219, -84),
+             42: (-219, -83), 55: (-208, -55), 56: (-207, -55), 57: (-207, -56),
+             58: (-208, -58), 59: (-208, -58), 60: (-209, -58), 61: (-209, -58),
+             62: (-209, -58), 63: (-209, -58), 64: (-209, -58), 65: (-209, -58),
+             66: (-209, -58), 67: (-209, -58), 68: (-209, -58), 69: (-209, -58),
+             70: (-209, -58), 71: (-209, -58), 72: (-209, -58), 73: (-208, -58),
+             74: (-208, -58), 75: (-209, -58)}
+B10_11091 = {-1: (-190, -97), 0: (-190, -97), 1: (-190, -97), 2: (-190, -97), 3: (-190, -97),
+             4: (-190, -97), 5: (-190, -97), 6: (-190, -97), 7: (-191, -97), 8: (-190, -97),
+             9: (-190, -97), 10: (-190, -97), 11: (-190, -97), 12: (-190, -97),
+             13: (-191, -97), 14: (-190, -97), 15: (-190, -97), 16: (-190, -97),
+             17: (-190, -98), 18: (-190, -97), 19: (-190, -98), 20: (-191, -97),
+             21: (-190, -97), 22: (-191, -97), 23: (-190, -98), 24: (-190, -97),
+             25: (-191, -97), 26: (-191, -97), 27: (-190, -97), 28: (-191, -97),
+             29: (-190, -96), 30: (-190, -97), 31: (-190, -97), 32: (-190, -97),
+             33: (-190, -97), 34: (-191, -98), 35: (-190, -97), 36: (-190, -97),
+             37: (-190, -97), 38: (-191, -97), 39: (-189, -97), 53: (-121, -110),
+             54: (-121, -111), 55: (-120, -111), 56: (-119, -112), 57: (-119, -112),
+             58: (-119, -112), 59: (-119, -112), 60: (-118, -112), 61: (-118, -112),
+             62: (-118, -112), 63: (-118, -112), 64: (-118, -112), 65: (-118, -112),
+             66: (-118, -112), 67: (-118, -112), 68: (-119, -112), 69: (-119, -113),
+             70: (-118, -112), 71: (-118, -112), 72: (-118, -112), 73: (-118, -112),
+             74: (-118, -112), 75: (-118, -112)}
+SLEEVE_11091 = {40: [(-350, 157)], 44: [(-351, 132)], 47: [(-350, 112)], 48: [(-350, 106)],
+                49: [(-350, 99)], 50: [(-350, 93)], 51: [(-350, 87)], 52: [(-351, 80)],
+                54: [(-352, 68)], 55: [(-350, 59)], 56: [(-350, 53)], 60: [(-350, 25)],
+                62: [(-347, 4)], 63: [(-352, -3)]}
+
+
+def test_a_faint_run_that_led_a_piece_away_gives_way_to_its_sure_sighting():
+    """Held-out 11091, in detections: B10, struck by B09 and hidden under the hand,
+    took faint dark marks 250 mm away running down by the W cushion (the sleeve), and
+    kept to them while B10 rested in plain sight 70 mm from where it was struck. A
+    sure sighting no track claims, nearer where a piece was last surely seen than its
+    faint run has led it, is that piece: the run is dropped."""
+    strays = {k: [("black", "piece", x, y, "surface") for x, y in marks]
+              for k, marks in SLEEVE_11091.items()}
+    seen = _followed(STRIKER_11091, {"B09": B09_11091, "B10": B10_11091}, frames=76,
+                     strays=strays).record()
+    assert math.dist(seen.final["B10"], B10_11091[75]) < 3 and not seen.exits
+
+
+def test_a_piece_found_on_the_rim_without_being_seen_on_its_way_is_asked():
+    """Held-out 11054: B07, at rest by the W cushion under the player's sleeve, was lost
+    for 0.27 s and "found" on the rim 80 mm away, where it was said to rest surely — it
+    never moved. Here the striker does strike it before it goes out of sight, and it
+    may have leapt the cushion unseen: the frames cannot say which piece lies on the
+    rim, and the referee is asked."""
+    striker = {0: (-265, -265), 1: (-276, -235), 2: (-285, -208), 3: (-283, -203)} | {
+        k: (-282, -200) for k in range(4, 60)}
+    b07 = ({k: (-300, -165) for k in range(-24, 3)} | {k: None for k in range(3, 20)}
+           | {k: (-385, -160, "rim") for k in range(20, 60)})
+    seen = _followed(striker, {"B07": b07}, frames=60).record()
+    assert [(e.piece, e.where) for e in seen.exits] == [("B07", "rim")]
+    assert seen.exits[0].confidence < SURE

@@ -106,6 +106,7 @@ FIXED = 4.0
 UNCLAIMED_FOR = 0.5  # s: a place where none has stood unclaimed for this long is forgotten
 MISREAD = 0.5  # of its radius: a detection of another colour this near a resting piece's
 # place, that no track took, is that piece misread (no other piece can stand on it)
+SEEN_SURELY = 0.5  # a detection this confident is a sure sighting; one less, faint
 
 
 class ShotOracle(Protocol):
@@ -149,6 +150,10 @@ class Track:
     # been struck" made it this piece, and no sighting since can make that surer
     regained: bool = False
     unsure: list[float] = field(default_factory=list)  # times of sightings made meanwhile
+    # its last sure sighting (t, x, y; SEEN_SURELY), or where it stood seeded, and the
+    # time of its first faint sighting since, if any (``_faint_run_undone``)
+    surely: tuple[float, float, float] | None = None
+    faint_since: float | None = None
 
     @property
     def pos(self) -> tuple[float, float]:
@@ -312,7 +317,7 @@ class ShotTracker:
         if not self.tracks and self._resting:  # the first frame: everything stands still
             for pid, pos in self._resting.items():
                 self.tracks[pid] = Track(pid, colour_of(pid), "piece", [(t, *pos)],
-                                         seeded=True)
+                                         seeded=True, surely=(t, *pos))
         live = list(self.tracks.values())  # a piece thought gone may be seen again
         if self.striker not in self.tracks:
             self._find_striker(t, dets)
@@ -333,6 +338,7 @@ class ShotTracker:
         passes = ((15.0, False, False), (None, False, False), (15.0, True, False),
                   (None, False, True))
         taken: dict[str, int] = {}  # the detection each track took
+        self._faint_run_undone(t, dets, used_d, used_t, aiming)
         while passes:
             for rule in passes:
                 for _, i, tid in sorted(self._pairs(t, dets, live, rule, used_d, used_t,
@@ -457,6 +463,10 @@ class ShotTracker:
                 jumps[tr.id] = tr
             tr.points.append((t, d.x, d.y))
         tr.missing = 0
+        if d.confidence >= SEEN_SURELY:
+            tr.surely, tr.faint_since = (t, d.x, d.y), None
+        elif tr.faint_since is None:
+            tr.faint_since = t
         if d.where != "rim":
             tr.gone = None  # seen again: not gone after all
         elif tr.gone is None or tr.gone.kind != "rim":
@@ -464,9 +474,21 @@ class ShotTracker:
             # piece's detections is no motion) — as unsure as its finding, if found there
             # only after long out of sight (held-out 8526: R09, hidden under the arm for
             # a second, "found" on the rim in a faint detection 150 mm away and sure of
-            # it once seen there enough times)
-            tr.gone = Gone("rim", "", t, REGAINED if tr.refound else 1.0) if \
+            # it once seen there enough times), or if never seen on its way there
+            sure = REGAINED if tr.refound or self._reached_unseen(tr) else 1.0
+            tr.gone = Gone("rim", "", t, sure) if \
                 math.hypot(*tr.velocity()) < MOVING else None
+
+    def _reached_unseen(self, tr: Track) -> bool:
+        """Whether the track's last run of sightings off the playing surface began more
+        than UNSEEN_SPAN after the sighting before it: the piece was not seen on its way
+        over the cushion, and which piece went there rests on the gap (held-out 11054:
+        B07, at rest by the W cushion under the player's sleeve, lost for 0.27 s and
+        "found" on the rim 80 mm away — it never moved)."""
+        k = len(tr.points) - 1
+        while k > 0 and self.board.region(*tr.points[k - 1][1:]) != "surface":
+            k -= 1
+        return k > 0 and tr.points[k][0] - tr.points[k - 1][0] > UNSEEN_SPAN
 
     def _misread_in_place(self, t: float, dets: list[Detection], live: list[Track],
                           used_d: set[int], used_t: set[str], aiming: bool) -> None:
@@ -494,6 +516,46 @@ class ShotTracker:
                 used_d.add(i)
                 used_t.add(tid)
                 self._take(self.tracks[tid], t, dets[i], aiming, {})
+
+    def _faint_run_undone(self, t: float, dets: list[Detection], used_d: set[int],
+                          used_t: set[str], aiming: bool) -> None:
+        """A sure sighting no track took, of a piece whose track has since its last sure
+        sighting (or its place, never seen) taken only faint ones that led it away
+        farther than this sighting lies from there: the faint run was not the piece (a
+        sleeve's shadow, marks on the rim) and this is. The track drops the run and takes
+        the sighting, as one found again after being out of sight since its last sure
+        one (held-out 11091: B10, struck by B09 and hidden under the hand, took faint
+        dark marks 250 mm away running down the W side and "came to rest on the rim",
+        while B10 rested in plain sight 70 mm from where it was struck; 11054: B01,
+        hidden from the first frame, took the player's sleeve 360 mm away while it stood
+        in its place)."""
+        for i, d in enumerate(dets):
+            if d.weak or d.where != "surface" or d.confidence < SEEN_SURELY or (
+                    self._beside_a_resting_piece(d, used_t)):
+                continue
+            best = None
+            for tr in self.tracks.values():
+                if tr.colour != d.colour or (tr.kind == "striker") != (d.kind == "striker") \
+                        or tr.faint_since is None or tr.surely is None:
+                    continue
+                sure = tr.surely[1:]
+                run = [p for p in tr.points if p[0] >= tr.faint_since]
+                near = math.dist((d.x, d.y), sure)
+                if run and max(math.dist(p[1:], sure) for p in run) > FOUND and (
+                        near < math.dist(run[-1][1:], sure)) and (
+                        best is None or near < best[0]):
+                    best = (near, tr)
+            if best is None:
+                continue
+            tr = best[1]
+            tr.points = [p for p in tr.points if p[0] < tr.faint_since]
+            if not tr.points:  # (never seen surely: where it stood, for the camera to place)
+                tr.points, tr.seeded = [tr.surely], True
+            tr.missing = round((t - tr.surely[0]) / self.frame) - 1
+            tr.faint_since = None
+            used_d.add(i)
+            used_t.add(tr.id)
+            self._take(tr, t, d, aiming, {})
 
     def _note_unclaimed(self, t: float, dets: Iterable[Detection]) -> None:
         """Count the detections no track took at time ``t``, place by place
