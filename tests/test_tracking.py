@@ -2543,3 +2543,21 @@ def test_a_piece_found_on_the_rim_without_being_seen_on_its_way_is_asked():
     seen = _followed(striker, {"B07": b07}, frames=60).record()
     assert [(e.piece, e.where) for e in seen.exits] == [("B07", "rim")]
     assert seen.exits[0].confidence < SURE
+
+
+def test_a_striker_seen_going_off_a_cushion_and_lost_leaves_only_over_another():
+    """Held-out 11027, in detections: the striker off the W and S cushions ran into the
+    E one at 1.5 m/s, was seen twice going back W off it at 1.3 m/s and lost under the
+    arm for good; "struck by the cushion, its pace not yet known" made it able to leap
+    one, and a 5.4 foul was called (asked). It then crossed the board and struck B08. A
+    bounce sends a piece away from its cushion: seen going off it, it leaves the table
+    only over another, which it reaches too slowly to leap."""
+    striker = {-1: (-264.0, -264.6), 0: (-278.3, -267.2), 1: (-346.7, -282.3),
+               2: (-312.0, -290.7), 3: (-272.4, -301.2), 4: (-232.6, -308.5),
+               5: (-193.4, -317.1), 6: (-154.6, -325.9), 7: (-116.2, -334.3),
+               8: (-77.8, -342.9), 9: (-40.2, -350.4), 10: (-5.8, -345.5), 11: (28.6, -339.7),
+               12: (63.1, -328.4), 20: (310.3, -289.5), 21: (349.9, -282.0),
+               22: (335.9, -277.2), 23: (314.8, -274.0), 24: None}
+    seen = _followed(striker, {}, frames=60).record()
+    assert [c.b for c in seen.contacts] == ["cushion:W", "cushion:S", "cushion:E"]
+    assert not seen.exits and not seen.pockets

@@ -1369,14 +1369,20 @@ class ShotTracker:
         ``t0``) no earlier than two frames before it was last seen, and it was seen
         fewer than three times since (its pace not yet known), fast enough to send
         it over a cushion: another piece going faster than LEAP / SENT_FASTER, or a
-        cushion met faster than LEAP (held-out 8589: R15 and R16, creeping at 60 mm/s
-        after the striker came back into red's row, touched as the cue came over them
-        and were called off the table)."""
+        cushion met faster than LEAP, the piece not yet seen twice going off it
+        (held-out 8589: R15 and R16, creeping at 60 mm/s after the striker came back
+        into red's row, touched as the cue came over them and were called off the
+        table)."""
         last = tr.points[-1][0] - t0 - 2 * self.frame
         for c in contacts:
             if tr.id not in (c.a, c.b) or c.t < last or tr.seen_since(t0 + c.t) >= 3:
                 continue  # (seen three times since, its own pace tells: _across_first)
             other = self.tracks.get(c.other(tr.id))
+            if other is None and tr.seen_since(t0 + c.t) >= 2:
+                continue  # seen going off the cushion, its way from it known: it can
+                # leave only over another (held-out 11027: the striker, seen twice
+                # going W at 1.3 m/s off the E cushion and lost under the arm, was called
+                # off the table; it crossed the board and struck B08)
             need = LEAP / SENT_FASTER if other is not None else LEAP
             if self._fastest_near(other or tr, t0 + c.t) > need:
                 return True
