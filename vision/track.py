@@ -244,15 +244,21 @@ class Track:
         """When the track first stood STARTED mm away from its first place."""
         return first_move(self.points, STARTED)
 
+    def place_before(self, moved: float) -> tuple[float, float]:
+        """Where it stood before it was seen moved at ``moved``: the median of its last
+        AIMING_SIGHTINGS sightings before then (its first sighting if there are none)."""
+        before = [p for p in self.points if p[0] < moved]
+        return _median_place(before[-AIMING_SIGHTINGS:]) if before else self.points[0][1:]
+
     def left_at(self, moved: float) -> float:
         """When the track, seen moved at ``moved`` (STARTED mm from its place), first
         left its place: the sighting after its last one within NUDGE mm of where it
-        stood (the median of its sightings before). A slow nudge takes a few frames to
+        stood (``place_before``). A slow nudge takes a few frames to
         carry a piece STARTED mm, by which time what nudged it may have passed."""
         before = [p for p in self.points if p[0] < moved]
         if not before:
             return moved
-        x, y = _median_place(before[-AIMING_SIGHTINGS:])
+        x, y = self.place_before(moved)
         left = moved
         for t, px, py in reversed(before):
             if math.hypot(px - x, py - y) <= NUDGE:
@@ -529,14 +535,17 @@ class ShotTracker:
         while B10 rested in plain sight 70 mm from where it was struck; 11054: B01,
         hidden from the first frame, took the player's sleeve 360 mm away while it stood
         in its place)."""
+        faint = [tr for tr in self.tracks.values()
+                 if tr.faint_since is not None and tr.surely is not None]
         for i, d in enumerate(dets):
+            if not faint:
+                return
             if d.weak or d.where != "surface" or d.confidence < SEEN_SURELY or (
                     self._beside_a_resting_piece(d, used_t)):
                 continue
             best = None
-            for tr in self.tracks.values():
-                if tr.colour != d.colour or (tr.kind == "striker") != (d.kind == "striker") \
-                        or tr.faint_since is None or tr.surely is None:
+            for tr in faint:
+                if tr.colour != d.colour or (tr.kind == "striker") != (d.kind == "striker"):
                     continue
                 sure = tr.surely[1:]
                 run = [p for p in tr.points if p[0] >= tr.faint_since]
@@ -553,6 +562,7 @@ class ShotTracker:
                 tr.points, tr.seeded = [tr.surely], True
             tr.missing = round((t - tr.surely[0]) / self.frame) - 1
             tr.faint_since = None
+            faint.remove(tr)
             used_d.add(i)
             used_t.add(tr.id)
             self._take(tr, t, d, aiming, {})
@@ -1737,8 +1747,7 @@ class ShotTracker:
             start = tr.moved_at()
             if start is None:
                 return None
-            before = [p for p in tr.points if p[0] < start]
-            px, py = _median_place(before[-AIMING_SIGHTINGS:]) if before else tr.points[0][1:]
+            px, py = tr.place_before(start)
             off = next(p for p in tr.points if p[0] >= start)
             run = math.hypot(off[1] - px, off[2] - py)
             if run < DEPARTED:
