@@ -126,6 +126,7 @@ class _Run:
         self.row_of_body = {world.bodies[p].id: i for i, p in enumerate(self.ids)}
         self.raw_row: dict[str, int] = {}
         self._rows_of = b""
+        self._row_bodies: list[pymunk.Body | None] = []
         self._body_by_id = {body.id: body for body in world.bodies.values()}
         # the bodies that may be moving: those moving at the last reading and those a
         # contact has begun on since (a reading follows every step in which one began,
@@ -294,26 +295,29 @@ class _Run:
                 vmax -= braking * dt
         return self._record(self.t)
 
-    def _read(self) -> np.ndarray:
-        """Every awake body's [x, y, vx, vy] (mm, mm/s) in one batch call; ``raw_row``
-        says which row holds which piece (sleeping bodies are left out of the batch, so
-        the rows change as pieces fall asleep and wake). Notes the top speed and which
-        bodies move."""
+    def _read(self) -> list[float]:
+        """Every awake body's x, y, vx, vy (mm, mm/s) in one batch call, flat, four to a
+        row; ``raw_row`` says which row holds which piece (sleeping bodies are left out of
+        the batch, so the rows change as pieces fall asleep and wake). Notes the top speed
+        and which bodies move. Plain lists, not arrays: a table holds a few dozen bodies,
+        and this runs at every step a trajectory is sampled, where numpy's cost per call
+        outweighed its speed per element (a fit replays thousands of short shots)."""
         self.buffer.clear()
         batch.get_space_bodies(self.w.space, _FIELDS, self.buffer)
         ids = bytes(self.buffer.int_buf())
         if ids != self._rows_of:
-            listed = np.frombuffer(ids, dtype=np.int64).tolist()
+            listed = memoryview(ids).cast("Q").tolist()
             self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
                             if i in self.row_of_body}
+            self._row_bodies = [self._body_by_id.get(i) for i in listed]
             self._rows_of = ids
-        now = np.frombuffer(self.buffer.float_buf(), dtype=np.float64).reshape(-1, 4)
-        speed2 = np.einsum("ij,ij->i", now[:, 2:], now[:, 2:])
-        self.top_speed = math.sqrt(float(speed2.max())) if len(speed2) else 0.0
+        now = memoryview(self.buffer.float_buf()).cast("d").tolist()
+        speed2 = [vx * vx + vy * vy for vx, vy in zip(now[2::4], now[3::4], strict=True)]
+        self.top_speed = math.sqrt(max(speed2)) if speed2 else 0.0
         # (slower than rest_speed, a body moves too little in a step to pass over a graze)
-        body = self._body_by_id
-        self.moving = {body[i] for i in np.frombuffer(ids, dtype=np.int64)[
-            speed2 > self._still2].tolist() if i in body}
+        still = self._still2
+        self.moving = {body for body, s in zip(self._row_bodies, speed2, strict=True)
+                       if s > still and body is not None}
         return now
 
     def _layout(self) -> None:
@@ -350,7 +354,7 @@ class _Run:
                 self.board.circle_diameter / 2):
             self.left_circle = True
 
-    def _sample(self, now: np.ndarray) -> None:
+    def _sample(self, now: list[float]) -> None:
         """Trajectory samples at the fixed rate: each moving piece's position at the
         sample time, taken back along its current velocity from the end of the step.
         A piece that starts moving after resting gets a sample of where it rested one
@@ -363,7 +367,7 @@ class _Run:
         while self.next_sample <= self.t:
             back = self.t - self.next_sample
             for piece, k in self.raw_row.items():
-                x, y, vx, vy = now[k]
+                x, y, vx, vy = now[4 * k:4 * k + 4]
                 if vx or vy:
                     samples = self.samples.setdefault(piece, [])
                     if self.next_sample - tick > 1e-9 and (
@@ -371,7 +375,7 @@ class _Run:
                         rested = samples[-1][1:] if samples else self.origin[self.row_of[piece]]
                         samples.append((round(self.next_sample - tick, 6), *map(float, rested)))
                     samples.append(
-                        (round(self.next_sample, 6), float(x - vx * back), float(y - vy * back)))
+                        (round(self.next_sample, 6), x - vx * back, y - vy * back))
             self.next_sample += tick
 
     def _record(self, t_end: float) -> ShotRecord:
