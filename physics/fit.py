@@ -11,7 +11,7 @@ or a second meeting that millimetre is a different shot).
 
 Each shot is replayed from the table its record saw (``table``), and a residual is the
 distance, in board millimetres, between where the record saw a moving piece at one of
-its samples and where the replay has it then (the replay's 240 Hz path, interpolated); a
+its samples and where the replay has it then (the replay sampled at the record's times); a
 piece the record saw stay put adds where the replay leaves it. Levenberg–Marquardt with
 forward differences minimises the sum of their squares, each weighed by Huber's rule — a
 sample more than ``HUBER_MM`` off counts linearly, so a swapped identity or a piece that
@@ -64,7 +64,6 @@ PARTED_MM = 20.0  # a shot replayed this far (RMS) from what was seen …
 PARTED_TIMES = 3.0  # … and this many times the shots' median has parted from it (Fit.parted)
 START_MM = 3.0  # how far the shot piece may have stood from the record's start
 START_WEIGHT = 3.0  # a millimetre off the record's start costs as much as 3 mm off a sample
-REPLAY_RATE = 240  # Hz: the replay's path samples, interpolated at the record's times
 
 # the fitted values: (name, lowest, highest, what kind of shot determines it)
 VALUES = (
@@ -350,7 +349,7 @@ class _Model:
 
     def __init__(self, shots: list[_Shot], board: Board, start: PhysicsProfile):
         self.shots, self.board = shots, board
-        self.start = replace(start, trajectory_rate=REPLAY_RATE)
+        self.start = start
         self.horizon = math.inf  # s: only the samples up to this time count
 
     # -- residuals --------------------------------------------------------------------------
@@ -363,13 +362,15 @@ class _Model:
                           **{name: float(v) for (name, *_), v in zip(VALUES, values, strict=True)})
         angle, speed, lag, dx, dy = stroke
         start = (rec.start[0] + float(dx), rec.start[1] + float(dy))
+        seen = {piece: s[s[:, 0] <= self.horizon] for piece, s in shot.seen.items()}
+        # the replay sampled at the record's times (its clock is the record's plus the lag)
+        times = np.unique(np.concatenate([s[:, 0] for s in seen.values()])) + lag
         replayed = play(shot.positions, rec.shot_piece, start,
                         Stroke(rec.shooter, rec.circle, float(angle), float(speed)),
-                        self.board, physics).trajectory or {}
+                        self.board, physics, sample_at=times.tolist()).trajectory or {}
         rows = []
-        for piece, seen in shot.seen.items():
-            seen = seen[seen[:, 0] <= self.horizon]
-            rows.append(self._at(replayed, shot, piece, seen[:, 0] + lag) - seen[:, 1:])
+        for piece, s in seen.items():
+            rows.append(self._at(replayed, shot, piece, s[:, 0] + lag) - s[:, 1:])
         for piece in shot.resting:
             rows.append(self._at(replayed, shot, piece, np.array([self.horizon]))
                         - np.array([shot.positions[piece]]))

@@ -16,8 +16,10 @@ Board millimetres throughout; speeds on the command line in m/s, angles in degre
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -100,12 +102,16 @@ def simulate(state: TableState, stroke: Stroke, board: Board, physics: PhysicsPr
 
 def play(positions: dict[str, tuple[float, float]], shot_piece: str, start: tuple[float, float],
          stroke: Stroke, board: Board, physics: PhysicsProfile,
-         trajectory: bool = True) -> ShotRecord:
+         trajectory: bool = True, sample_at: Sequence[float] | None = None) -> ShotRecord:
     """Play ``stroke`` with the pieces standing at ``positions`` (board mm) and the shot
     piece struck from ``start``, unchecked: a table seen by the camera (a tracked record's
-    ``table``) replayed as it stood. ``simulate`` is the checked way in from a state."""
+    ``table``) replayed as it stood. ``simulate`` is the checked way in from a state.
+    ``sample_at``: the trajectory's sample times (s after the strike, ascending) instead
+    of the profile's ``trajectory_rate`` — a fit compares a replay with a record at the
+    record's own times."""
     positions = {**positions, shot_piece: start}
-    run = _Run(build_world(board, physics, positions), shot_piece, stroke, start, trajectory)
+    run = _Run(build_world(board, physics, positions), shot_piece, stroke, start, trajectory,
+               sample_at)
     return run.play()
 
 
@@ -117,7 +123,8 @@ class _Run:
     hole. Everything else happens inside Chipmunk."""
 
     def __init__(self, world: World, shot_piece: str, stroke: Stroke,
-                 start: tuple[float, float], want_trajectory: bool):
+                 start: tuple[float, float], want_trajectory: bool,
+                 sample_at: Sequence[float] | None = None):
         self.w = world
         self.board, self.physics = world.board, world.physics
         self.sp, self.stroke, self.start = shot_piece, stroke, start
@@ -148,7 +155,9 @@ class _Run:
         self.left_circle = False
         self.want_trajectory = want_trajectory
         self.samples: dict[str, list[tuple[float, float, float]]] = {}
-        self.next_sample = 0.0
+        self._times = _sample_times(self.physics.trajectory_rate, sample_at)
+        self.next_sample = next(self._times)
+        self.last_sample: float | None = None  # s: the sample time before next_sample
         self.buffer = batch.Buffer()
         # the line of centres at each contact's first touch, by the pair of shapes
         self.normals: dict[tuple[pymunk.Shape, pymunk.Shape], pymunk.Vec2d] = {}
@@ -355,28 +364,24 @@ class _Run:
             self.left_circle = True
 
     def _sample(self, now: list[float]) -> None:
-        """Trajectory samples at the fixed rate: each moving piece's position at the
-        sample time, taken back along its current velocity from the end of the step.
-        A piece that starts moving after resting gets a sample of where it rested one
-        tick before, so that a path interpolated between samples does not creep."""
-        rate = self.physics.trajectory_rate
-        if not rate:
-            self.next_sample = math.inf
-            return
-        tick = 1.0 / rate
+        """Trajectory samples at their times (``_sample_times``): each moving piece's
+        position at the sample time, taken back along its current velocity from the end
+        of the step. A piece that starts moving after resting gets a sample of where it
+        rested at the sample time before, so that a path interpolated between samples
+        does not creep."""
         while self.next_sample <= self.t:
-            back = self.t - self.next_sample
+            at, before = self.next_sample, self.last_sample
+            back = self.t - at
             for piece, k in self.raw_row.items():
                 x, y, vx, vy = now[4 * k:4 * k + 4]
                 if vx or vy:
                     samples = self.samples.setdefault(piece, [])
-                    if self.next_sample - tick > 1e-9 and (
-                            not samples or samples[-1][0] < self.next_sample - 1.5 * tick):
+                    if before is not None and before > 1e-9 and (
+                            not samples or samples[-1][0] < round(before, 6)):
                         rested = samples[-1][1:] if samples else self.origin[self.row_of[piece]]
-                        samples.append((round(self.next_sample - tick, 6), *map(float, rested)))
-                    samples.append(
-                        (round(self.next_sample, 6), x - vx * back, y - vy * back))
-            self.next_sample += tick
+                        samples.append((round(before, 6), *map(float, rested)))
+                    samples.append((round(at, 6), x - vx * back, y - vy * back))
+            self.last_sample, self.next_sample = at, next(self._times)
 
     def _record(self, t_end: float) -> ShotRecord:
         contacts = _mark_ambiguous(self.contacts, self.physics.order_tolerance)
@@ -401,6 +406,14 @@ class _Run:
             source="sim", duration=round(t_end, 6), trajectory=traj,
             table={p: (float(x), float(y)) for p, (x, y) in zip(self.ids, self.origin,
                                                                    strict=True)})
+
+
+def _sample_times(rate: int, given: Sequence[float] | None) -> Iterator[float]:
+    """The trajectory's sample times, s: those ``given`` (the first after the strike on),
+    then infinity; or every 1/``rate`` s from the strike."""
+    if given is None:
+        return itertools.accumulate(itertools.repeat(1.0 / rate), initial=0.0)
+    return itertools.chain((t for t in given if t > 0.0), itertools.repeat(math.inf))
 
 
 def _mark_ambiguous(contacts: list[Contact], tolerance: float) -> list[Contact]:

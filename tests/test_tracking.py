@@ -906,12 +906,15 @@ def test_physics_fitted_to_filmed_and_tracked_shots_comes_back_to_the_values_pla
         venue, tmp_path, capsys):
     """Five strokes played with a venue's values unlike the standard profile's, filmed,
     tracked, and fitted from the standard profile. Sliding friction and both restitutions
-    come back within 5 %. The cushion's friction comes back within 10 % (0.324 for 0.3):
+    come back within 5 %. The cushion's friction comes back within 10 % (0.322 for 0.3):
     of these strokes' cushion contacts only the striker's glance off W after each cut
     slides along the cushion (the others come in steeper than tan⁻¹(3 (1 + e) μ), so the
     rim stops slipping and any friction above that does the same). Piece friction comes
-    back a third low (0.033 for 0.05): its throw of a cut piece is under 3°, and a
-    striker tracked half a millimetre off its place turns a cut by about 1°."""
+    back a sixth high (0.058 for 0.05): its throw of a cut piece is under 3°, and a
+    striker tracked half a millimetre off its place turns a cut by about 1°. (Until
+    session 43 the replays were sampled at 240 Hz and interpolated at the record's
+    times, which cut the corner of every bounce: piece friction came back 0.033 and the
+    replays 3.6 mm from what was seen; now they are sampled at those times.)"""
     venue_physics = replace(PHYSICS, sliding_friction=0.2, piece_restitution=0.75,
                             piece_friction=0.05, cushion_restitution=0.7,
                             cushion_friction=0.3)
@@ -925,10 +928,10 @@ def test_physics_fitted_to_filmed_and_tracked_shots_comes_back_to_the_values_pla
     for name in ("sliding_friction", "piece_restitution", "cushion_restitution"):
         assert getattr(fitted, name) == pytest.approx(getattr(venue_physics, name), rel=0.05)
     assert fitted.cushion_friction == pytest.approx(venue_physics.cushion_friction, rel=0.1)
-    assert fitted.piece_friction == pytest.approx(venue_physics.piece_friction, rel=0.4)
+    assert fitted.piece_friction == pytest.approx(venue_physics.piece_friction, rel=0.2)
     before, after = map(float, re.search(r"([\d.]+) mm RMS from what was seen with standard, "
                                          r"([\d.]+) mm", capsys.readouterr().out).groups())
-    assert after < 5.0 < 10 < before  # 3.6 mm: mostly the cut piece, thrown 1° short
+    assert after < 3.0 < 10 < before  # 2.1 mm: mostly the cut piece, thrown 1° off
 
 
 def test_a_shot_ends_though_a_resting_piece_is_found_now_and_then_a_few_mm_off():
