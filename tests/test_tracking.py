@@ -2564,3 +2564,27 @@ def test_a_striker_seen_going_off_a_cushion_and_lost_leaves_only_over_another():
     seen = _followed(striker, {}, frames=60).record()
     assert [c.b for c in seen.contacts] == ["cushion:W", "cushion:S", "cushion:E"]
     assert not seen.exits and not seen.pockets
+
+
+def test_a_piece_the_striker_cut_while_lost_from_its_first_frame_is_its_first_contact():
+    """Held-out 11298, in detections: the striker, struck from SW at 3.6 m/s, is seen once
+    11 mm on and then lost for a frame, in which it cuts B02 beside it; B02 is next seen
+    44 mm off its place, and the striker, turned, runs on into R12. The striker is set
+    going by the cue, so nothing need have struck it for it to strike B02 while lost:
+    B02's sighting is its own, and the first contact is B02 — asked, since the striker's
+    line, fitted through frames after the cut, runs past B02 into R12. Before, B02 was held
+    where it stood for that frame and the first contact told as R12, silently (7.1)."""
+    striker = {-1: (-266.9, -266.4), 0: (-253.9, -261.5), 1: None, 2: (-158.2, -214.1),
+               3: (-122.3, -192.3), 4: (-99.4, -183.8), 5: (-76.8, -175.1),
+               6: (-54.4, -166.7), 7: (-32.6, -158.6), 8: (-11.0, -150.4),
+               9: (10.3, -142.2), 10: (30.7, -134.6)}
+    b02 = {-1: (-180.0, -270.3), 0: (-180.0, -270.3), 1: None, 2: (-144.4, -295.6),
+           3: (-113.6, -317.6), 4: (-82.8, -340.3), 5: (-54.6, -349.5), 6: (-32.8, -336.8),
+           7: (-10.7, -324.4), 8: (11.0, -311.8), 9: (32.6, -299.9), 10: (53.5, -287.5)}
+    r12 = {-1: (-107.8, -168.7), 0: (-107.9, -168.8), 1: (-107.7, -168.8),
+           2: (-107.7, -168.9), 3: (-92.9, -153.7), 4: (-49.5, -108.3), 5: (-6.2, -64.9),
+           6: (38.4, -19.8), 7: None}
+    tracker = _followed(striker, {"B02": b02, "R12": r12}, frames=40)
+    assert [t for t, *_ in tracker.tracks["B02"].points if 0 < t < 0.04] == [pytest.approx(2 / 60)]
+    first = tracker.record().contacts_of("RS")[0]
+    assert first.other("RS") == "B02" and first.confidence < 0.9

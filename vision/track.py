@@ -940,8 +940,12 @@ class ShotTracker:
                 # millimetres has not (held-out 10152: R14, under the cue as the striker
                 # ran along the S cushion 150 mm off, "moved" 6 mm and was lost; taken
                 # to be anywhere, it let B05, hidden 320 mm away, take a reading of the
-                # cue beside R14 and be called off the table)
-                if start is not None and self._sent_reach(
+                # cue beside R14 and be called off the table). The striker is set going
+                # by the cue, not by another piece: once it has set off it needs nothing
+                # to have struck it (held-out 11298: seen one frame 11 mm on, then lost
+                # as it cut B02 beside it at 3.6 m/s; B02, seen 44 mm off its place the
+                # frame after, was held, and the first contact given to R12 beyond)
+                if start is not None and other.id != self.striker and self._sent_reach(
                         other, t, frozenset(doubtful | set(group)), at=start) <= STILL:
                     continue
                 gap, leaving = t - other.points[-1][0], self._leaving(other)
