@@ -15,9 +15,14 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/kangle demo
 
+# The suite runs in one process per core (at most four), each test file whole in one of
+# them: a file's tests share its fixtures, and the PostgreSQL tests one database.
+# TEST_WORKERS=0 runs it in this process alone.
+TEST_WORKERS ?= auto
 test: $(STAMP)
 	$(BIN)/ruff check .
-	SDL_VIDEODRIVER=dummy $(BIN)/python -m pytest
+	SDL_VIDEODRIVER=dummy $(BIN)/python -m pytest -n $(TEST_WORKERS) --maxprocesses 4 \
+		--dist loadfile
 
 # A long random search for new failing cases of the property tests (make test runs them
 # derandomized); a case it finds becomes an explicit example or a unit test.
