@@ -1089,7 +1089,10 @@ class ShotTracker:
         # sight, is asked (held-out 8196: B03, hidden a few frames under the cue, "seen"
         # once 140 mm away by the E cushion — a piece of the cue read as a black disc —
         # and never again)
-        once = ONE_SIGHTING if self._one_sighting_after_unseen(tr) else 0.95
+        # — and so is one read from a step across a gap out of sight (its heading a chord:
+        # it may have bounced off the cushion it seems to leap)
+        once = ONE_SIGHTING if self._one_sighting_after_unseen(tr) or _across_a_gap(tr) \
+            else 0.95
         if fell is not None:
             hole, when = fell
             # followed on for more than two frames past the last sight: the frames show
