@@ -1335,11 +1335,15 @@ class ShotTracker:
                 tr.gone = Gone("off" if self._runs_off_the_rim(tr) else "rim", "",
                                tr.points[-1][0], 0.7)
             hole = self.board.hole_at(*tr.pos)
-            # where it came to rest, if on the table: the middle of its last sightings
-            # once settled (one read off its middle as a hand covers it, or the jitter
-            # of a resting piece's detections, is not where it stands: held-out 11402,
-            # the striker at rest read once 6 mm off under the arm as it went)
-            rests = _median_place(tr.points[-5:]) if tr.settled() else tr.pos
+            # where it came to rest, if on the table: its last sighting, or once settled
+            # the middle of its last five where the last lies REST_MM off it (read off
+            # its middle as a hand covers it: held-out 11402, the striker at rest read
+            # once 6 mm off under the arm as it went; the middle of the last five lags a
+            # piece still creeping to a stop)
+            rests = tr.pos
+            if tr.settled() and math.dist(middle := _median_place(tr.points[-5:]),
+                                          tr.pos) > REST_MM:
+                rests = middle
             if tr.gone is None and hole and tr.moved_at() is not None:
                 lip = self._on_the_lip(tr, hole)
                 if lip is not None:  # seen resting: it stopped at the lip, not over it
