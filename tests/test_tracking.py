@@ -2635,3 +2635,41 @@ def test_a_leap_read_from_a_step_across_a_gap_out_of_sight_is_asked():
     seen = _followed(striker, {}, frames=90).record()
     assert [(e.piece, e.where) for e in seen.exits] == [("RS", "off")]
     assert seen.exits[0].confidence < SURE
+
+
+def test_a_piece_lost_running_slows_on_as_its_own_run_showed():
+    """Held-out 11621, in detections: the striker, off the E cushion, slides W along the
+    S one, seen slowing at about 1.6 m/s², and is lost under the sleeve at 0.54 m/s,
+    150 mm from SW; it stopped 40 mm short of the hole. On a slick board (1 m/s², the
+    least any board slows a piece) its course ran into SW, and a 5.3 foul was called
+    (asked); the board slows it on as its own straight run showed (four fifths of it,
+    at least): it stays on the table."""
+    striker = {0: (271.3, -265.8), 1: (313.3, -272.1), 2: (348.5, -277.1), 3: (328.5, -280.4),
+               4: (306.6, -283.9), 5: (283.1, -286.7), 6: (260.8, -288.8),
+               7: (239.6, -293.8), 8: (218.7, -297.0), 9: (198.0, -299.8),
+               10: (177.5, -302.8), 11: (157.4, -305.8), 12: (137.8, -308.5),
+               13: (118.3, -311.3), 14: (100.0, -314.2), 15: (81.6, -316.9),
+               16: (63.6, -319.4), 17: (46.2, -321.9), 18: (28.8, -324.6), 19: (12.1, -327.0),
+               20: (-4.1, -329.5), 21: (-20.2, -331.6), 22: (-35.7, -333.8),
+               23: (-50.9, -336.1), 24: (-65.6, -338.0), 25: (-80.2, -340.2),
+               26: (-94.4, -341.9), 27: (-107.5, -344.1), 28: (-121.0, -346.1),
+               29: (-133.6, -347.8), 30: (-145.9, -349.3), 31: (-157.0, -349.1),
+               32: (-167.7, -349.7), 34: (-188.1, -350.6), 35: (-197.1, -351.2), 36: None}
+    seen = _followed(striker, {}, frames=90).record()
+    assert not seen.pockets and not seen.exits
+    assert [c.b for c in seen.contacts] == ["cushion:E"]
+
+
+def test_a_piece_lost_running_on_a_slick_board_still_finds_the_hole():
+    """The like of 11621 on a slick board: off the E cushion the striker runs straight
+    for SW, seen slowing at 0.3 m/s², and is lost 80 mm short of the hole at 1 m/s. Its
+    own run shows less slowing than any board gives (SLOWING is the least): it runs on
+    into SW — a pocket, asked, since the frames never show it drop."""
+    (x2, y2), (hx, hy) = (348.5, -277.1), (-344.0, -344.0)
+    ux, uy = (hx - x2) / math.dist((x2, y2), (hx, hy)), (hy - y2) / math.dist((x2, y2), (hx, hy))
+    run = {k: (x2 + ux * s, y2 + uy * s) for k in range(3, 36)
+           for s in [1200.0 * (k - 2) / 60 - 150.0 * ((k - 2) / 60) ** 2]}
+    striker = {0: (271.3, -265.8), 1: (313.3, -272.1), 2: (x2, y2)} | run | {36: None}
+    seen = _followed(striker, {}, frames=90).record()
+    assert [(p.piece, p.hole) for p in seen.pockets] == [("RS", "SW")]
+    assert seen.pockets[0].confidence < SURE

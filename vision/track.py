@@ -47,6 +47,8 @@ KICK = 250.0  # mm/s: a velocity change this large between frames is an impact
 COAST = 0.1  # s: how far on a lost piece is followed to see whether it found a hole
 SLOWING = 1000.0  # mm/s²: the least a sliding piece slows (a slick board, μ ≈ 0.1): a
 # piece lost running and never seen again is followed this far on, to where it may stop
+SLOWING_SEEN = 0.8  # … or this share of the slowing its own last run showed (SLOWED_OVER)
+SLOWED_OVER = 0.25  # s: the shortest straight run of sightings a piece's slowing is read from
 RIM_GRIP = 5000.0  # mm/s²: the most a piece sliding on the rim slows (rough wood, μ ≈ 0.5)
 REST_FOR = 0.1  # s: a piece seen within REST_MM of one place this long has come to rest
 REST_MM = 2.0  # mm (a resting piece's detections jitter by about one)
@@ -1315,7 +1317,8 @@ class ShotTracker:
                 if math.hypot(tr.pos[0] - self.board.hole_centre(near)[0],
                               tr.pos[1] - self.board.hole_centre(near)[1]) < 60:
                     tr.gone = Gone("pocket", near, tr.points[-1][0], 0.7)
-                elif not leaps and (course := self._coast(tr, math.inf, slowing=SLOWING)):
+                elif not leaps and (course := self._coast(tr, math.inf,
+                                                          slowing=_slowing(tr))):
                     # its course, slowing no faster than a slick board slows it, runs
                     # into a hole, meeting any cushion too slowly to leap it (held-out
                     # 8579: R12, lost under the cue lying along its way into SE, 110 mm
@@ -1891,6 +1894,32 @@ class ShotTracker:
             if tau is not None and tau > 1e-4 and (best is None or tau < best[1]):
                 best = (into, tau)
         return best
+
+
+def _slowing(tr: Track) -> float:
+    """The least (mm/s²) a track lost running slows as it runs on: SLOWING (a slick
+    board), or SLOWING_SEEN of what its own last run showed — its last sightings over
+    SLOWED_OVER s or more, with no gap longer than UNSEEN_SPAN, on one parabola within
+    REST_MM (one straight unstruck run: a bounce or a blow leaves it), slowing along its
+    way. The board's friction, and a cushion's it slides along, act on as they did
+    (held-out 11621: the striker, seen slowing at 1.6 m/s² along the S cushion, lost
+    under the sleeve at 0.54 m/s 150 mm from SW; a slick board's slowing ran it into
+    SW, called asked: it stopped 40 mm short, as its own slowing has it)."""
+    k = len(tr.points) - 1
+    while k > 0 and tr.points[-1][0] - tr.points[k][0] < SLOWED_OVER and (
+            tr.points[k][0] - tr.points[k - 1][0] <= UNSEEN_SPAN):
+        k -= 1
+    run = np.array(tr.points[k:])
+    if len(run) < 10 or run[-1, 0] - run[0, 0] < SLOWED_OVER:
+        return SLOWING
+    t = run[:, 0] - run[-1, 0]
+    fit = np.polyfit(t, run[:, 1:], 2)  # rows: t², t, 1; columns: x, y
+    if np.hypot(*(run[:, 1:] - np.vander(t, 3) @ fit).T).max() > REST_MM:
+        return SLOWING
+    (ax, ay), (vx, vy) = 2 * fit[0], fit[1]
+    speed = math.hypot(vx, vy)
+    slowed = -(ax * vx + ay * vy) / speed if speed > MOVING else 0.0
+    return max(SLOWING, SLOWING_SEEN * slowed)
 
 
 def _across_a_gap(tr: Track) -> bool:
