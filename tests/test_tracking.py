@@ -2639,7 +2639,7 @@ def test_a_leap_read_from_a_step_across_a_gap_out_of_sight_is_asked():
 
 def test_a_piece_lost_running_slows_on_as_its_own_run_showed():
     """Held-out 11621, in detections: the striker, off the E cushion, slides W along the
-    S one, seen slowing at about 1.6 m/s², and is lost under the sleeve at 0.54 m/s,
+    S one, seen slowing at about 1.8 m/s², and is lost under the sleeve at 0.54 m/s,
     150 mm from SW; it stopped 40 mm short of the hole. On a slick board (1 m/s², the
     least any board slows a piece) its course ran into SW, and a 5.3 foul was called
     (asked); the board slows it on as its own straight run showed (four fifths of it,

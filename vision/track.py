@@ -1341,7 +1341,7 @@ class ShotTracker:
             # where it came to rest, if on the table: its last sighting, or once settled
             # the middle of its last five where the last lies REST_MM off it (read off
             # its middle as a hand covers it: held-out 11402, the striker at rest read
-            # once 6 mm off under the arm as it went; the middle of the last five lags a
+            # once 7 mm off under the arm as it went; the middle of the last five lags a
             # piece still creeping to a stop)
             rests = tr.pos
             if tr.settled() and math.dist(middle := _median_place(tr.points[-5:]),
@@ -1902,9 +1902,10 @@ def _slowing(tr: Track) -> float:
     SLOWED_OVER s or more, with no gap longer than UNSEEN_SPAN, on one parabola within
     REST_MM (one straight unstruck run: a bounce or a blow leaves it), slowing along its
     way. The board's friction, and a cushion's it slides along, act on as they did
-    (held-out 11621: the striker, seen slowing at 1.6 m/s² along the S cushion, lost
-    under the sleeve at 0.54 m/s 150 mm from SW; a slick board's slowing ran it into
-    SW, called asked: it stopped 40 mm short, as its own slowing has it)."""
+    (held-out 11621: the striker, seen slowing at 1.8 m/s² over its last quarter
+    second along the S cushion, lost under the sleeve at 0.54 m/s 150 mm from SW; a
+    slick board's slowing ran it into SW, called asked: it stopped 40 mm short, as its
+    own slowing has it)."""
     k = len(tr.points) - 1
     while k > 0 and tr.points[-1][0] - tr.points[k][0] < SLOWED_OVER and (
             tr.points[k][0] - tr.points[k - 1][0] <= UNSEEN_SPAN):
