@@ -134,6 +134,7 @@ class _Run:
         self.raw_row: dict[str, int] = {}
         self._rows_of = b""
         self._row_bodies: list[pymunk.Body | None] = []
+        self._row_index: dict[pymunk.Body, int] = {}  # each body's row in a reading
         self._body_by_id = {body.id: body for body in world.bodies.values()}
         # the bodies that may be moving: those moving at the last reading and those a
         # contact has begun on since (a reading follows every step in which one began,
@@ -159,11 +160,13 @@ class _Run:
         self.next_sample = next(self._times)
         self.last_sample: float | None = None  # s: the sample time before next_sample
         self.buffer = batch.Buffer()
-        # the line of centres at each contact's first touch, by the pair of shapes
+        # the line of centres at each contact's first touch, by the pair of shapes (kept
+        # until the pair next touches)
         self.normals: dict[tuple[pymunk.Shape, pymunk.Shape], pymunk.Vec2d] = {}
         world.space.on_collision(PIECE, PIECE, begin=self._begin_pieces,
-                                 pre_solve=self._along_first_touch, separate=self._parted)
-        world.space.on_collision(PIECE, CUSHION, begin=self._begin_cushion)
+                                 pre_solve=self._along_first_touch)
+        world.space.on_collision(PIECE, CUSHION, begin=self._begin_cushion,
+                                 pre_solve=self._against_cushion)
         world.space.on_collision(PIECE, HOLE, pre_solve=self._over_hole)
 
     # -- collision callbacks ---------------------------------------------------------------
@@ -184,11 +187,16 @@ class _Run:
         bodies = sa.body, sb.body
         self.moving.update(bodies)
         (pa, va), (pb, vb) = (self._start_of_step(body) for body in bodies)
-        reach = sa.radius + sb.radius
+        reach = self.board.radius_of(a) + self.board.radius_of(b)
         tau = disc_disc(pa, va, pb, vb, reach, self.dt)
         self.pending.append((self._impact(tau), a, b))
+        # (a pair's normal from an earlier touch is no longer theirs: Chipmunk may hand
+        # the pair over in the other order this time)
+        self.normals.pop((sb, sa), None)
         if tau:
             self.normals[shapes] = _line_of_centres((pa, va), (pb, vb), tau)
+        else:
+            self.normals.pop(shapes, None)
 
     def _along_first_touch(self, arbiter: pymunk.Arbiter, space, data) -> None:
         """Solve a contact along the line of centres where the two discs first touched
@@ -211,6 +219,7 @@ class _Run:
         again, and passed through each other: 6 of 50 breaks came to rest with two
         pieces 3-8 mm apart, centre to centre). Discs at rest overlapping are not
         parting: Chipmunk pushes them apart."""
+        self.w.stir()  # (a touch: velocities change; pre_solve follows every begin)
         shapes = arbiter.shapes
         normal = self.normals.get(shapes)
         if normal is None:
@@ -223,18 +232,16 @@ class _Run:
         if not arbiter.is_first_contact:
             # parting: left alone; pushed together again (a pack), or come to rest
             # overlapping: Chipmunk's normal, from the overlap, and its push apart
-            arbiter.process_collision = (b.velocity - a.velocity).dot(normal) < _PARTING
+            (ax, ay), (bx, by), (nx, ny) = a.velocity, b.velocity, normal
+            arbiter.process_collision = (bx - ax) * nx + (by - ay) * ny < _PARTING
             return
         # (Chipmunk works the depth out afresh: the 0 is not read)
         point = pymunk.ContactPoint(a.position + normal * sa.radius,
                                     b.position - normal * sb.radius, 0.0)
         arbiter.contact_point_set = pymunk.ContactPointSet(normal, [point])
 
-    def _parted(self, arbiter: pymunk.Arbiter, space, data) -> None:
-        self.normals.pop(arbiter.shapes, None)
-        self.normals.pop(arbiter.shapes[::-1], None)
-
     def _begin_cushion(self, arbiter: pymunk.Arbiter, space, data) -> None:
+        self.w.stir()
         sa, sb = arbiter.shapes
         piece, side = self.w.piece_of_shape[sa], self.w.cushion_of_shape[sb]
         p, v = self._start_of_step(arbiter.bodies[0])
@@ -246,6 +253,9 @@ class _Run:
             if normal > fly.min_speed and self.rng.random() < fly.probability:
                 self.leaving[piece] = "rim" if self.rng.random() < fly.rim_share else "off"
                 arbiter.process_collision = False
+
+    def _against_cushion(self, arbiter: pymunk.Arbiter, space, data) -> None:
+        self.w.stir()
 
     def _over_hole(self, arbiter: pymunk.Arbiter, space, data) -> None:
         """A piece overlaps a hole: it drops once its centre is over the opening, unless
@@ -281,7 +291,7 @@ class _Run:
         vmax, unread = v0, 0
         while self.t < self.physics.max_duration and vmax >= rest:
             self.dt = dt = self.w.next_step(max_step if vmax <= slow else step_len / vmax,
-                                            self.moving)
+                                            self.moving, self.t)
             step(dt)
             self.t += dt
             unread += 1
@@ -319,6 +329,8 @@ class _Run:
             self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
                             if i in self.row_of_body}
             self._row_bodies = [self._body_by_id.get(i) for i in listed]
+            self._row_index = {body: k for k, body in enumerate(self._row_bodies)
+                               if body is not None}
             self._rows_of = ids
         now = memoryview(self.buffer.float_buf()).cast("d").tolist()
         speed2 = [vx * vx + vy * vy for vx, vy in zip(now[2::4], now[3::4], strict=True)]
@@ -327,6 +339,7 @@ class _Run:
         still = self._still2
         self.moving = {body for body, s in zip(self._row_bodies, speed2, strict=True)
                        if s > still and body is not None}
+        self.w.settle(self.t, self.moving, self._row_index, now)
         return now
 
     def _layout(self) -> None:

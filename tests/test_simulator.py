@@ -14,6 +14,7 @@ from physics.simulate import Stroke, simulate
 from physics.world import GRAVITY_MM, PIECE, build_world
 from rules.board import CORNERS
 from rules.errors import KangleError
+from rules.impact import overlap
 from rules.jsonfile import dumps
 from rules.referee import judge
 from rules.shot import ShotRecord, is_cushion
@@ -450,11 +451,24 @@ def test_a_striker_that_grazes_a_resting_piece_touches_it_exactly_when_their_pat
         assert first.t == pytest.approx(expected, abs=2e-4)
 
 
+def _reading(world) -> tuple[list[float], dict]:
+    """Every body's x, y, vx, vy, four to a row, as the simulator reads them, and
+    each body's row."""
+    bodies = list(world.bodies.values())
+    return ([v for body in bodies for v in (*body.position, *body.velocity)],
+            {body: k for k, body in enumerate(bodies)})
+
+
+@pytest.mark.parametrize("bounded", (False, True))
 @pytest.mark.parametrize("closing", (1.0, 4.0, 8.0))
 @pytest.mark.parametrize("depth", GRAZES + tuple(-d for d in GRAZES))
-def test_two_moving_pieces_that_graze_touch_exactly_when_their_paths_overlap(closing, depth):
+def test_two_moving_pieces_that_graze_touch_exactly_when_their_paths_overlap(
+        closing, depth, bounded):
     # no table friction: each piece runs straight at an even speed, so the pair's
-    # closest approach is known in closed form; piece b crosses a's path from the side
+    # closest approach is known in closed form; piece b crosses a's path from the side.
+    # ``bounded``: as in a shot, the pairs are looked at only once the time left clear
+    # by the bodies' last reading is up (World.settle; read here at every step, so that
+    # the bound, not a near pair's first touch, decides)
     board, physics = BOARD, replace(PHYSICS, sliding_friction=0.0, spin_friction=0.0)
     reach = 2 * board.piece_radius
     world = build_world(board, physics, {"R01": (-200.0, 0.0), "B01": (0.0, -200.0)})
@@ -469,10 +483,47 @@ def test_two_moving_pieces_that_graze_touch_exactly_when_their_paths_overlap(clo
     world.bodies["B01"].velocity = (0.0, speed)
     t, horizon = 0.0, 400.0 / speed
     while t < horizon:
-        dt = world.next_step(min(world.step_len / speed, 0.004))
+        if bounded:
+            now, row = _reading(world)
+            world.settle(t, set(world.bodies.values()), row, now)
+        dt = world.next_step(min(world.step_len / speed, 0.004), at=t if bounded else None)
         world.space.step(dt)
         t += dt
     assert bool(touched) == (depth > 0)
+
+
+@pytest.mark.parametrize("heading", (0.0, 20.0, 45.0, 80.0, 135.0))
+def test_the_time_a_reading_leaves_clear_ends_before_the_first_touch(heading):
+    # B01 stands 5 mm clear of R01 and moves at 3 m/s, ``heading`` degrees off straight
+    # at it: no touch can come before the time World.settle leaves clear, and head on
+    # (closing at its whole speed) that time is the touch's, in closed form
+    reach = 2 * BOARD.piece_radius
+    world = build_world(BOARD, PHYSICS, {"R01": (0.0, 0.0), "B01": (reach + 5.0, 0.0)})
+    world.space.step(1e-6)  # (the sensors find the pair)
+    r01, b01 = world.bodies["R01"], world.bodies["B01"]
+    a = math.radians(180.0 + heading)
+    b01.velocity = (3000.0 * math.cos(a), 3000.0 * math.sin(a))
+    now, row = _reading(world)
+    world.settle(0.0, {b01}, row, now)
+    touch = overlap(b01.position, b01.velocity, r01.position, (0.0, 0.0), reach)
+    assert world.clear_until > 0.0
+    if touch is not None:
+        assert world.clear_until <= touch[0]
+    if heading == 0.0:
+        assert world.clear_until == pytest.approx(5.0 / 3000.0, abs=1e-6)
+    world.stir()  # a touch elsewhere: the bound is void
+    assert world.clear_until == -math.inf
+
+
+def test_a_moving_piece_touching_another_leaves_no_time_clear():
+    reach = 2 * BOARD.piece_radius
+    world = build_world(BOARD, PHYSICS, {"R01": (0.0, 0.0), "B01": (reach - 0.5, 0.0)})
+    world.space.step(1e-6)
+    b01 = world.bodies["B01"]
+    b01.velocity = (1000.0, 0.0)  # (moving away, and still overlapping)
+    now, row = _reading(world)
+    world.settle(0.0, {b01}, row, now)
+    assert world.clear_until == -math.inf
 
 
 def test_a_pocketed_piece_leaves_no_near_pair_behind():
