@@ -24,7 +24,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pymunk
-import pymunk.batch as batch
 
 from physics.profile import PhysicsProfile
 from physics.world import CUSHION, GRAVITY_MM, HOLE, PIECE, World, build_world, spread_stack
@@ -35,7 +34,6 @@ from rules.pieces import STRIKERS, colour_of
 from rules.shot import Contact, Exit, Pocketed, ShotRecord, cushion, is_cushion
 from rules.state import TableState
 
-_FIELDS = batch.BodyFields.BODY_ID | batch.BodyFields.POSITION | batch.BodyFields.VELOCITY
 _READ_EVERY = 8  # read the speeds back at least every this many steps
 _PARTING = 1.0  # mm/s: overlapping discs parting faster than this are left alone
 
@@ -130,12 +128,9 @@ class _Run:
         self.sp, self.stroke, self.start = shot_piece, stroke, start
         self.ids = sorted(world.bodies)
         self.row_of = {p: i for i, p in enumerate(self.ids)}
-        self.row_of_body = {world.bodies[p].id: i for i, p in enumerate(self.ids)}
-        self.raw_row: dict[str, int] = {}
-        self._rows_of = b""
-        self._row_bodies: list[pymunk.Body | None] = []
-        self._row_index: dict[pymunk.Body, int] = {}  # each body's row in a reading
-        self._body_by_id = {body.id: body for body in world.bodies.values()}
+        self.piece_of = {body: p for p, body in world.bodies.items()}
+        self.raw_row: dict[str, int] = {}  # each awake piece's row in a reading
+        self._rows: list[pymunk.Body | None] | None = None  # the rows raw_row was made for
         # the bodies that may be moving: those moving at the last reading and those a
         # contact has begun on since (a reading follows every step in which one began,
         # so a piece knocked on by one already touching it is counted from the next
@@ -159,7 +154,6 @@ class _Run:
         self._times = _sample_times(self.physics.trajectory_rate, sample_at)
         self.next_sample = next(self._times)
         self.last_sample: float | None = None  # s: the sample time before next_sample
-        self.buffer = batch.Buffer()
         # the line of centres at each contact's first touch, by the pair of shapes (kept
         # until the pair next touches)
         self.normals: dict[tuple[pymunk.Shape, pymunk.Shape], pymunk.Vec2d] = {}
@@ -287,7 +281,7 @@ class _Run:
         slow = step_len / max_step
         braking = self.physics.sliding_friction * GRAVITY_MM
         step = self.w.space.step
-        self._layout()
+        self._read()
         vmax, unread = v0, 0
         while self.t < self.physics.max_duration and vmax >= rest:
             self.dt = dt = self.w.next_step(max_step if vmax <= slow else step_len / vmax,
@@ -299,7 +293,7 @@ class _Run:
                 self._log_contacts()
             if self.dropping or self.leaving:
                 self._holes_and_exits(self.t)
-                self._layout()
+                self._read()
             if not self.left_circle:
                 self._check_circle()
             sample = self.want_trajectory and self.next_sample <= self.t
@@ -315,37 +309,22 @@ class _Run:
         return self._record(self.t)
 
     def _read(self) -> list[float]:
-        """Every awake body's x, y, vx, vy (mm, mm/s) in one batch call, flat, four to a
-        row; ``raw_row`` says which row holds which piece (sleeping bodies are left out of
-        the batch, so the rows change as pieces fall asleep and wake). Notes the top speed
-        and which bodies move. Plain lists, not arrays: a table holds a few dozen bodies,
-        and this runs at every step a trajectory is sampled, where numpy's cost per call
-        outweighed its speed per element (a fit replays thousands of short shots)."""
-        self.buffer.clear()
-        batch.get_space_bodies(self.w.space, _FIELDS, self.buffer)
-        ids = bytes(self.buffer.int_buf())
-        if ids != self._rows_of:
-            listed = memoryview(ids).cast("Q").tolist()
-            self.raw_row = {self.ids[self.row_of_body[i]]: k for k, i in enumerate(listed)
-                            if i in self.row_of_body}
-            self._row_bodies = [self._body_by_id.get(i) for i in listed]
-            self._row_index = {body: k for k, body in enumerate(self._row_bodies)
-                               if body is not None}
-            self._rows_of = ids
-        now = memoryview(self.buffer.float_buf()).cast("d").tolist()
+        """Every awake body's x, y, vx, vy (mm, mm/s), four to a row (World.read);
+        ``raw_row`` says which row holds which piece. Notes the top speed and which bodies
+        move, and the time before which nothing can touch (World.settle)."""
+        now = self.w.read()
+        if self.w.awake is not self._rows:
+            self._rows = self.w.awake
+            self.raw_row = {self.piece_of[body]: k for k, body in enumerate(self._rows)
+                            if body is not None}
         speed2 = [vx * vx + vy * vy for vx, vy in zip(now[2::4], now[3::4], strict=True)]
         self.top_speed = math.sqrt(max(speed2)) if speed2 else 0.0
         # (slower than rest_speed, a body moves too little in a step to pass over a graze)
         still = self._still2
-        self.moving = {body for body, s in zip(self._row_bodies, speed2, strict=True)
+        self.moving = {body for body, s in zip(self._rows, speed2, strict=True)
                        if s > still and body is not None}
-        self.w.settle(self.t, self.moving, self._row_index, now)
+        self.w.settle(self.t, self.moving, now)
         return now
-
-    def _layout(self) -> None:
-        """Read the rows afresh (after pieces were taken out)."""
-        self._rows_of = b""
-        self._read()
 
     def _log_contacts(self) -> None:
         """The contacts that began in this step, in the order of their times of impact."""

@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass, field
 
 import pymunk
+import pymunk.batch as batch
 
 from physics.profile import PhysicsProfile
 from rules.board import CORNERS, Board
@@ -37,6 +38,7 @@ PIECE, CUSHION, HOLE, NEAR = 1, 2, 3, 4  # collision types (NEAR: the proximity 
 TABLE = pymunk.ShapeFilter(categories=0b01, mask=0b01)
 SENSORS = pymunk.ShapeFilter(categories=0b10, mask=0b10)
 _STILL = (0.0, 0.0)  # mm/s: a body at rest
+_FIELDS = batch.BodyFields.BODY_ID | batch.BodyFields.POSITION | batch.BodyFields.VELOCITY
 _SLACK = 1e-3  # mm taken off every gap in ``settle``: rounding never makes a bound late
 
 
@@ -87,6 +89,12 @@ class World:
     # s: before this time no moving body can touch another piece (``settle``); minus
     # infinity once something may have changed a velocity since (``stir``)
     clear_until: float = -math.inf
+    # the rows of the last ``read``: each row's body, and each body's row
+    awake: list[pymunk.Body | None] = field(default_factory=list)
+    row_of: dict[pymunk.Body, int] = field(default_factory=dict)
+    _by_id: dict[int, pymunk.Body] = field(default_factory=dict)
+    _buffer: batch.Buffer = field(default_factory=batch.Buffer)
+    _rows: bytes = b""
 
     def add_piece(self, piece: str, pos: tuple[float, float]) -> pymunk.Body:
         r = self.board.radius_of(piece)
@@ -114,6 +122,7 @@ class World:
         self.piece_of_shape[shape] = piece
         self._attached[piece] = (body, shape, slide, spin, sensor)
         self._sensed[sensor] = (body, r)
+        self._by_id[body.id] = body
         return body
 
     def remove_piece(self, piece: str) -> None:
@@ -123,8 +132,34 @@ class World:
         del self.bodies[piece]
         del self.piece_of_shape[parts[1]]
         del self._sensed[parts[4]]
+        del self._by_id[parts[0].id]
         for other in self.near.pop(parts[0], {}):
             self.near[other].pop(parts[0], None)
+
+    def read(self) -> list[float]:
+        """Every awake body's x, y (mm), vx, vy (mm/s), four to a row, in one batch call;
+        ``awake`` holds each row's body and ``row_of`` each body's row (sleeping bodies are
+        left out, so the rows change as bodies fall asleep and wake). Plain lists, not
+        arrays: a table holds a few dozen bodies, and this runs at many steps, where
+        numpy's cost per call outweighed its speed per element."""
+        buffer = self._buffer
+        buffer.clear()
+        batch.get_space_bodies(self.space, _FIELDS, buffer)
+        ids = bytes(buffer.int_buf())
+        if ids != self._rows:
+            self.awake = [self._by_id.get(i) for i in memoryview(ids).cast("Q").tolist()]
+            self.row_of = {body: k for k, body in enumerate(self.awake) if body is not None}
+            self._rows = ids
+        return memoryview(buffer.float_buf()).cast("d").tolist()
+
+    def _motion(self, body: pymunk.Body, now: list[float]):
+        """A body's position (mm) and velocity (mm/s) in the reading ``now``; a sleeping
+        body's, which has no row, from pymunk."""
+        k = self.row_of.get(body)
+        if k is None:
+            return body.position, body.velocity
+        k *= 4
+        return now[k:k + 2], now[k + 2:k + 4]
 
     def next_step(self, dt: float, moving: set[pymunk.Body] | None = None,
                   at: float | None = None) -> float:
@@ -140,58 +175,51 @@ class World:
         if moving is None:
             moving = {b for b in self.bodies.values() if b.velocity != (0, 0)}
         near = self.near
-        for a in moving:
-            around = near.get(a)
-            if not around:
-                continue
-            pa, va = a.position, a.velocity
+        pairs = [(a, around) for a in moving if (around := near.get(a))]
+        if not pairs:
+            return dt
+        now = self.read()  # (one batch call: a pack's pairs read dozens of bodies)
+        for a, around in pairs:
+            pa, va = self._motion(a, now)
             for b, reach in around.items():
+                pb, vb = self._motion(b, now)
                 if b in moving:
                     if id(b) < id(a):
                         continue  # the pair is looked at once, from its other body
-                    window = overlap(pa, va, b.position, b.velocity, reach)
                 else:
-                    window = overlap(pa, va, b.position, _STILL, reach)
+                    vb = _STILL
+                window = overlap(pa, va, pb, vb, reach)
                 if window is not None and window[0] > 0.0 and window[1] < dt:
                     dt = (window[0] + window[1]) / 2
         return dt
 
-    def settle(self, t: float, moving: set[pymunk.Body], row: dict[pymunk.Body, int],
-               now: list[float]) -> None:
+    def settle(self, t: float, moving: set[pymunk.Body], now: list[float]) -> None:
         """Note the earliest time (s) at which a moving body could touch a piece near it,
-        from ``now``, the bodies read at ``t`` (x, y mm, vx, vy mm/s, four to a row; a
-        body's row in ``row``, a body with none asleep), and this: while nothing
-        touches, only friction acts, which slows a body and never turns it, so two
-        bodies close on each other no faster than the sum of their present speeds. A
-        moving body touching a piece or a cushion now (whose overlap Chipmunk is about to
-        push out, faster than the body moves) leaves no time clear; a touch or a new near
-        pair since the reading ends it (``stir``)."""
-        self.clear_until = self._soonest_touch(t, moving, row, now)
+        from ``now``, the bodies as ``read`` at ``t``, and this: while nothing touches,
+        only friction acts, which slows a body and never turns it, so two bodies close
+        on each other no faster than the sum of their present speeds. A moving body
+        touching a piece or a cushion now (whose overlap Chipmunk is about to push out,
+        faster than the body moves) leaves no time clear; a touch or a new near pair
+        since the reading ends it (``stir``)."""
+        self.clear_until = self._soonest_touch(t, moving, now)
 
-    def _soonest_touch(self, t: float, moving: set[pymunk.Body], row: dict[pymunk.Body, int],
-                       now: list[float]) -> float:
+    def _soonest_touch(self, t: float, moving: set[pymunk.Body], now: list[float]) -> float:
         soonest = math.inf
         inside = self.board.half - max(self.board.piece_radius, self.board.striker_radius)
         for a in moving:
-            k = 4 * row[a]
-            ax, ay, avx, avy = now[k:k + 4]
+            (ax, ay), va = self._motion(a, now)
             if abs(ax) >= inside or abs(ay) >= inside:
                 return -math.inf  # (on or near a cushion)
             around = self.near.get(a)
             if not around:
                 continue
-            sa = math.hypot(avx, avy)
+            sa = math.hypot(*va)
             for b, reach in around.items():
-                j = row.get(b)
-                if j is None:
-                    (bx, by), sb = b.position, 0.0
-                else:
-                    bx, by, bvx, bvy = now[4 * j:4 * j + 4]
-                    sb = math.hypot(bvx, bvy)
+                (bx, by), vb = self._motion(b, now)
                 gap = math.hypot(bx - ax, by - ay) - reach - _SLACK
                 if gap <= 0.0:
                     return -math.inf
-                soonest = min(soonest, t + gap / (sa + sb))
+                soonest = min(soonest, t + gap / (sa + math.hypot(*vb)))
         return soonest
 
     def stir(self) -> None:

@@ -451,14 +451,6 @@ def test_a_striker_that_grazes_a_resting_piece_touches_it_exactly_when_their_pat
         assert first.t == pytest.approx(expected, abs=2e-4)
 
 
-def _reading(world) -> tuple[list[float], dict]:
-    """Every body's x, y, vx, vy, four to a row, as the simulator reads them, and
-    each body's row."""
-    bodies = list(world.bodies.values())
-    return ([v for body in bodies for v in (*body.position, *body.velocity)],
-            {body: k for k, body in enumerate(bodies)})
-
-
 @pytest.mark.parametrize("bounded", (False, True))
 @pytest.mark.parametrize("closing", (1.0, 4.0, 8.0))
 @pytest.mark.parametrize("depth", GRAZES + tuple(-d for d in GRAZES))
@@ -484,8 +476,7 @@ def test_two_moving_pieces_that_graze_touch_exactly_when_their_paths_overlap(
     t, horizon = 0.0, 400.0 / speed
     while t < horizon:
         if bounded:
-            now, row = _reading(world)
-            world.settle(t, set(world.bodies.values()), row, now)
+            world.settle(t, set(world.bodies.values()), world.read())
         dt = world.next_step(min(world.step_len / speed, 0.004), at=t if bounded else None)
         world.space.step(dt)
         t += dt
@@ -503,8 +494,7 @@ def test_the_time_a_reading_leaves_clear_ends_before_the_first_touch(heading):
     r01, b01 = world.bodies["R01"], world.bodies["B01"]
     a = math.radians(180.0 + heading)
     b01.velocity = (3000.0 * math.cos(a), 3000.0 * math.sin(a))
-    now, row = _reading(world)
-    world.settle(0.0, {b01}, row, now)
+    world.settle(0.0, {b01}, world.read())
     touch = overlap(b01.position, b01.velocity, r01.position, (0.0, 0.0), reach)
     assert world.clear_until > 0.0
     if touch is not None:
@@ -521,8 +511,7 @@ def test_a_moving_piece_touching_another_leaves_no_time_clear():
     world.space.step(1e-6)
     b01 = world.bodies["B01"]
     b01.velocity = (1000.0, 0.0)  # (moving away, and still overlapping)
-    now, row = _reading(world)
-    world.settle(0.0, {b01}, row, now)
+    world.settle(0.0, {b01}, world.read())
     assert world.clear_until == -math.inf
 
 
