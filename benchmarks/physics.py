@@ -27,6 +27,7 @@ compare across machines.
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import os
 import statistics
@@ -181,11 +182,21 @@ def main() -> None:
     for angle in angles(3):  # warm up (pooltool compiles its solvers on first use)
         for play in players.values():
             play(angle)
+    # what the imports and the warm-up left (numba's compiled solvers: about 190,000
+    # objects) is set aside from the garbage collector: otherwise a full collection
+    # scans it all, 100-200 ms charged at random to whichever simulator's call set it off
+    # (each still pays for collecting its own garbage)
+    gc.collect()
+    gc.freeze()
     times: dict[str, list[float]] = {name: [] for name in players}
     counts: dict[str, list[int]] = {name: [] for name in players}
     failed = 0
-    for angle in angles(args.shots):
-        played = {name: timed(play, angle) for name, play in players.items()}
+    names = list(players)
+    for k, angle in enumerate(angles(args.shots)):
+        # each in turn goes first: whoever follows another finds the processor's caches
+        # full of the other's data (pooltool's the most), and none should always pay it
+        turn = names[k % len(names):] + names[:k % len(names)]
+        played = {name: timed(players[name], angle) for name in turn}
         if any(count is None for _, count in played.values()):
             failed += 1  # a shot one simulator could not play is left out of every figure
             continue
