@@ -281,19 +281,20 @@ class _Run:
         slow = step_len / max_step
         braking = self.physics.sliding_friction * GRAVITY_MM
         step = self.w.space.step
-        self._read()
         vmax, unread = v0, 0
+        now: list[float] | None = self._read()  # (the bodies as read since the last step)
         while self.t < self.physics.max_duration and vmax >= rest:
             self.dt = dt = self.w.next_step(max_step if vmax <= slow else step_len / vmax,
-                                            self.moving, self.t)
+                                            self.moving, self.t, now)
             step(dt)
+            now = None
             self.t += dt
             unread += 1
             if self.pending:
                 self._log_contacts()
             if self.dropping or self.leaving:
                 self._holes_and_exits(self.t)
-                self._read()
+                now = self._read()
             if not self.left_circle:
                 self._check_circle()
             sample = self.want_trajectory and self.next_sample <= self.t

@@ -162,14 +162,15 @@ class World:
         return now[k:k + 2], now[k + 2:k + 4]
 
     def next_step(self, dt: float, moving: set[pymunk.Body] | None = None,
-                  at: float | None = None) -> float:
+                  at: float | None = None, now: list[float] | None = None) -> float:
         """The step to take instead of ``dt`` s: shortened to the deepest moment of the
         earliest graze it would otherwise step over. Each body moves in a straight line
         at its present velocity within a step (Chipmunk moves positions before it solves
         velocities); ``dt`` must move no body more than ``step_len``. ``moving``: the
         bodies that may be moving (every body if not given); the rest stand still.
         ``at``: the time of the step's start (s), for the bound ``settle`` noted; with
-        none, every pair is looked at."""
+        none, every pair is looked at. ``now``: the bodies as ``read`` since the last
+        step, if they were."""
         if at is not None and at + dt < self.clear_until:
             return dt  # no pair can touch within the step
         if moving is None:
@@ -178,7 +179,8 @@ class World:
         pairs = [(a, around) for a in moving if (around := near.get(a))]
         if not pairs:
             return dt
-        now = self.read()  # (one batch call: a pack's pairs read dozens of bodies)
+        if now is None:
+            now = self.read()  # (one batch call: a pack's pairs read dozens of bodies)
         for a, around in pairs:
             pa, va = self._motion(a, now)
             for b, reach in around.items():
