@@ -1406,11 +1406,11 @@ class ShotTracker:
         """Whether something met the track (a contact of ``contacts``, timed from
         ``t0``) no earlier than two frames before it was last seen, and it was seen
         fewer than three times since (its pace not yet known), fast enough to send
-        it over a cushion: another piece going faster than LEAP / SENT_FASTER, or a
-        cushion met faster than LEAP, the piece not yet seen twice going off it
-        (held-out 8589: R15 and R16, creeping at 60 mm/s after the striker came back
-        into red's row, touched as the cue came over them and were called off the
-        table)."""
+        it over a cushion: another piece going faster than LEAP / SENT_FASTER (not one
+        it set moving itself), or a cushion met faster than LEAP, the piece not yet
+        seen twice going off it (held-out 8589: R15 and R16, creeping at 60 mm/s after
+        the striker came back into red's row, touched as the cue came over them and were
+        called off the table)."""
         last = tr.points[-1][0] - t0 - 2 * self.frame
         for c in contacts:
             if tr.id not in (c.a, c.b) or c.t < last or tr.seen_since(t0 + c.t) >= 3:
@@ -1421,10 +1421,22 @@ class ShotTracker:
                 # leave only over another (held-out 11027: the striker, seen twice
                 # going W at 1.3 m/s off the E cushion and lost under the arm, was called
                 # off the table; it crossed the board and struck B08)
+            # another piece sends it only as fast as it came on to the contact: one it
+            # set moving itself, at rest until then, sends it nowhere (held-out 11864: B01,
+            # at 1.7 m/s into R14 and on at 0.2 m/s, lost under the arm 100 mm from the S
+            # cushion, was called off the table from R14's pace after the touch)
+            if other is not None and self._set_moving_by(other, t0 + c.t):
+                continue
             need = LEAP / SENT_FASTER if other is not None else LEAP
             if self._fastest_near(other or tr, t0 + c.t) > need:
                 return True
         return False
+
+    def _set_moving_by(self, tr: Track, t: float) -> bool:
+        """Whether a piece first left its place at a touch at time ``t`` (within a
+        frame): set moving by what touched it. The striker is set moving by the cue."""
+        start = tr.moved_at()
+        return tr.id != self.striker and start is not None and start >= t - self.frame
 
     def _fastest_near(self, tr: Track, t: float) -> float:
         """The fastest (mm/s) a track was seen going, sighting to sighting, within two
