@@ -46,7 +46,7 @@ class _SetDirectly:
     """pymunk's objects inherit a ``__setattr__`` (its TypingAttrMixing, a help for
     mypy) that only hands each attribute to ``object.__setattr__``, in Python: building
     a piece's body, two shapes and two joints sets about 36 attributes, and the detour
-    was a quarter of building a table. The pieces' objects set theirs directly."""
+    was a sixth of building a table. The pieces' objects set theirs directly."""
 
     __setattr__ = object.__setattr__
 
