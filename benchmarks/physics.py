@@ -20,8 +20,9 @@ and mass, so there the striker is a piece. It solves a different game's physics,
 each simulator's count of what it worked through is printed beside its time.
 
 Every shot is played by each simulator in turn before the next angle (interleaved),
-so a slow spell of the machine weighs on all of them alike; the ratios are what to
-compare across machines.
+so a slow spell of the machine weighs on all of them alike, and which goes first turns
+with each angle; what the imports and the warm-up left is frozen out of the garbage
+collector before timing. The ratios are what to compare across machines.
 """
 
 from __future__ import annotations
