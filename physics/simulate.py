@@ -9,7 +9,10 @@ on the straight-line motion Chipmunk integrated over that step (rules/impact.py)
 contacts of one piece closer in time than ``order_tolerance`` are marked ambiguous.
 Two pieces are pushed along their line of centres at that time of impact, not where
 the step left them overlapping, so a cut obeys the impulse laws with Coulomb friction
-between the rims (tests/test_physics_laws.py).
+between the rims (tests/test_physics_laws.py). And a piece that met one thing in a
+step — a cushion or a piece — leaves the step where the bounce puts it: from the
+instant of the touch on, moving as Chipmunk solved it (``_Run._mend_touches``), not
+from where the step left it, up to a step's travel into what it met.
 Board millimetres throughout; speeds on the command line in m/s, angles in degrees
 (0° = +x, 90° = +y, towards black).
 """
@@ -36,6 +39,7 @@ from rules.state import TableState
 
 _READ_EVERY = 8  # read the speeds back at least every this many steps
 _PARTING = 1.0  # mm/s: overlapping discs parting faster than this are left alone
+_MEND_SLACK = 1e-6  # mm: a piece mended off a cushion ends this near it at most
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,7 @@ class _Run:
         self.ids = sorted(world.bodies)
         self.row_of = {p: i for i, p in enumerate(self.ids)}
         self.piece_of = {body: p for p, body in world.bodies.items()}
+        self._radius = {body: world.board.radius_of(p) for p, body in world.bodies.items()}
         self.raw_row: dict[str, int] = {}  # each awake piece's row in a reading
         self._rows: list[pymunk.Body | None] | None = None  # the rows raw_row was made for
         # the bodies that may be moving: those moving at the last reading and those a
@@ -154,6 +159,14 @@ class _Run:
         self._times = _sample_times(self.physics.trajectory_rate, sample_at)
         self.next_sample = next(self._times)
         self.last_sample: float | None = None  # s: the sample time before next_sample
+        # the contacts begun in this step at a time of impact within it: τ (s into the
+        # step) and each body's place at the step's start and velocity it moved with
+        # (and a cushion's normal, towards it; None for two pieces)
+        self.touches: list[tuple[float, tuple[tuple[pymunk.Body, tuple, tuple], ...],
+                                 pymunk.Vec2d | None]] = []
+        # each piece a contact began on in the last step: its first touch's time (s) and
+        # its place and velocity before it, for the trajectory's samples within the step
+        self.kinks: dict[str, tuple[float, float, float, float, float]] = {}
         # the line of centres at each contact's first touch, by the pair of shapes (kept
         # until the pair next touches)
         self.normals: dict[tuple[pymunk.Shape, pymunk.Shape], pymunk.Vec2d] = {}
@@ -189,6 +202,7 @@ class _Run:
         self.normals.pop((sb, sa), None)
         if tau:
             self.normals[shapes] = _line_of_centres((pa, va), (pb, vb), tau)
+            self.touches.append((tau, ((bodies[0], pa, va), (bodies[1], pb, vb)), None))
         else:
             self.normals.pop(shapes, None)
 
@@ -247,9 +261,23 @@ class _Run:
             if normal > fly.min_speed and self.rng.random() < fly.probability:
                 self.leaving[piece] = "rim" if self.rng.random() < fly.rim_share else "off"
                 arbiter.process_collision = False
+        if tau and piece not in self.leaving:
+            self.touches.append((tau, ((arbiter.bodies[0], p, v),), arbiter.normal))
 
     def _against_cushion(self, arbiter: pymunk.Arbiter, space, data) -> None:
+        """A piece's first step against a cushion, touching nothing else, is solved as
+        if it only touched it: Chipmunk would also push the step's depth out of it (a
+        ninth of it in a 4 ms step, added to its path at the next), where
+        ``_mend_touches`` sets the piece where the bounce puts it. (A piece in a pack
+        keeps Chipmunk's push: left in the cushion, a row of pieces beside it chattered
+        against one another, a third more contacts in a break.)"""
         self.w.stir()
+        body = arbiter.bodies[0]
+        if arbiter.is_first_contact and self._alone(body, (), 1):
+            normal = arbiter.normal
+            rim = body.position + normal * arbiter.shapes[0].radius
+            arbiter.contact_point_set = pymunk.ContactPointSet(
+                normal, [pymunk.ContactPoint(rim, rim, 0.0)])
 
     def _over_hole(self, arbiter: pymunk.Arbiter, space, data) -> None:
         """A piece overlaps a hole: it drops once its centre is over the opening, unless
@@ -294,6 +322,10 @@ class _Run:
                                             self.moving, self.t, now)
             step(dt)
             now = None
+            if self.touches:
+                now = self._mend_touches(dt)
+            elif self.kinks:
+                self.kinks.clear()
             self.t += dt
             unread += 1
             if self.pending:
@@ -306,7 +338,7 @@ class _Run:
             sample = self.want_trajectory and self.next_sample <= self.t
             if (unread >= _READ_EVERY or sample or vmax - braking * dt < rest
                     or self.fresh_contacts):
-                now = self._read()
+                now = self._read(now)
                 vmax = self.top_speed
                 unread, self.fresh_contacts = 0, False
                 if sample:
@@ -315,11 +347,94 @@ class _Run:
                 vmax -= braking * dt
         return self._record(self.t)
 
-    def _read(self) -> list[float]:
-        """Every awake body's x, y, vx, vy (mm, mm/s), four to a row (World.read);
-        ``raw_row`` says which row holds which piece. Notes the top speed and which bodies
-        move, and the time before which nothing can touch (World.settle)."""
+    def _mend_touches(self, dt: float) -> list[float]:
+        """Chipmunk moves each body a whole step before it looks for contacts, and
+        solves a bounce where the step left the body, up to a step's travel into what
+        it met: from there the path after the bounce runs up to (1 + e) times that depth
+        from the true one (a cushion bounce left a piece up to 5 mm from where the laws
+        put it, by where the step happened to end). A contact that began ``τ`` into the
+        step, whose bodies touched nothing else in it, is mended: each body is set where
+        it was at the touch, moved on at its solved velocity for the rest of the step.
+        Pieces in a pack, touching more than one thing, stay Chipmunk's.
+
+        Against a cushion, Chipmunk's bounce holds the speed into it to exactly −e times
+        the speed it came in with at the step's start: the table's friction over the
+        step is lost from it. The speed away is set to what the laws give: −e times the
+        speed in at the touch, then slowed at μ·g for the rest of the step.
+
+        Returns the bodies as they stand after it, read in one batch call (``_read``)."""
+        self.kinks.clear()
         now = self.w.read()
+        braking = self.physics.sliding_friction * GRAVITY_MM
+        for tau, bodies, normal in sorted(self.touches, key=lambda touch: touch[0]):
+            for body, (x, y), (vx, vy) in bodies:  # (until its first touch, each body
+                piece = self.piece_of[body]  # went straight on: the samples before it)
+                if piece not in self.kinks:
+                    self.kinks[piece] = (self.t + tau, x + vx * tau, y + vy * tau, vx, vy)
+            walls = 0 if normal is None else 1
+            if not all(self._alone(body, bodies, walls, now) for body, _, _ in bodies):
+                continue
+            rest = dt - tau
+            mended = []
+            for body, (x, y), (vx, vy) in bodies:
+                ux, uy = self.w.motion(body, now)[1]
+                if normal is not None and (out := ux * normal.x + uy * normal.y) < 0.0:
+                    lost = out * braking * (tau / math.hypot(vx, vy) + rest / math.hypot(ux, uy))
+                    ux, uy = ux - normal.x * lost, uy - normal.y * lost
+                mended.append((body, (x + vx * tau + ux * rest, y + vy * tau + uy * rest),
+                               (ux, uy)))
+            if all(self._clear(body, place, mended, now) for body, place, _ in mended):
+                for body, place, velocity in mended:
+                    body.velocity, body.position = velocity, place
+                    k = self.w.row_of.get(body)
+                    if k is not None:
+                        now[4 * k:4 * k + 4] = [*place, *velocity]
+        self.touches.clear()
+        return now
+
+    def _alone(self, body: pymunk.Body, touch: tuple, walls: int,
+               now: list[float] | None = None) -> bool:
+        """Whether ``body``, where the step left it (as read in ``now``, or from pymunk),
+        overlaps (so touches, for Chipmunk) nothing but the others in ``touch`` and
+        ``walls`` cushions."""
+        motion = self.w.motion
+        (x, y), radius = (motion(body, now)[0] if now else body.position), self._radius[body]
+        line = self.board.half - radius
+        if (abs(x) > line) + (abs(y) > line) > walls:
+            return False
+        partners = [other for other, _, _ in touch]
+        for other, reach in self.w.near.get(body, {}).items():
+            if other not in partners:
+                ox, oy = motion(other, now)[0] if now else other.position
+                if (ox - x) ** 2 + (oy - y) ** 2 < reach * reach:
+                    return False
+        return True
+
+    def _clear(self, body: pymunk.Body, place: tuple[float, float], mended: list,
+               now: list[float]) -> bool:
+        """Whether ``body``, moved on from its touch to ``place`` (mm) in a straight line,
+        meets nothing on the way there: no cushion, and no piece near it where that
+        piece stands (the others mended with it where they are set). A second touch
+        within the step is Chipmunk's to find: a piece a millimetre from the cushion,
+        struck towards it, would be set beyond it."""
+        x, y = place
+        line = self.board.half - self._radius[body] + _MEND_SLACK
+        if abs(x) > line or abs(y) > line:  # (it starts within: the way there is too)
+            return False
+        moved = {other: where for other, where, _ in mended}
+        for other, reach in self.w.near.get(body, {}).items():
+            ox, oy = moved.get(other) or self.w.motion(other, now)[0]
+            if (ox - x) ** 2 + (oy - y) ** 2 < reach * reach:
+                return False
+        return True
+
+    def _read(self, now: list[float] | None = None) -> list[float]:
+        """Every awake body's x, y, vx, vy (mm, mm/s), four to a row (World.read), or
+        ``now`` if the bodies were read since the step; ``raw_row`` says which row holds
+        which piece. Notes the top speed and which bodies move, and the time before
+        which nothing can touch (World.settle)."""
+        if now is None:
+            now = self.w.read()
         if self.w.awake is not self._rows:
             self._rows = self.w.awake
             self.raw_row = {self.piece_of[body]: k for k, body in enumerate(self._rows)
@@ -373,6 +488,10 @@ class _Run:
             back = self.t - at
             for piece, k in self.raw_row.items():
                 x, y, vx, vy = now[4 * k:4 * k + 4]
+                kink = self.kinks.get(piece)
+                if kink is not None and at < kink[0]:  # before its first touch in the step
+                    x, y, vx, vy = kink[1:]
+                    back = kink[0] - at
                 if vx or vy:
                     samples = self.samples.setdefault(piece, [])
                     if before is not None and before > 1e-9 and (

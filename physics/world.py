@@ -152,7 +152,7 @@ class World:
             self._rows = ids
         return memoryview(buffer.float_buf()).cast("d").tolist()
 
-    def _motion(self, body: pymunk.Body, now: list[float]):
+    def motion(self, body: pymunk.Body, now: list[float]):
         """A body's position (mm) and velocity (mm/s) in the reading ``now``; a sleeping
         body's, which has no row, from pymunk."""
         k = self.row_of.get(body)
@@ -181,15 +181,16 @@ class World:
             return dt
         if now is None:
             now = self.read()  # (one batch call: a pack's pairs read dozens of bodies)
+        motion = self.motion
         for a, around in pairs:
-            pa, va = self._motion(a, now)
+            pa, va = motion(a, now)
             for b, reach in around.items():
-                pb, vb = self._motion(b, now)
                 if b in moving:
                     if id(b) < id(a):
                         continue  # the pair is looked at once, from its other body
+                    pb, vb = motion(b, now)
                 else:
-                    vb = _STILL
+                    pb, vb = motion(b, now)[0], _STILL
                 window = overlap(pa, va, pb, vb, reach)
                 if window is not None and window[0] > 0.0 and window[1] < dt:
                     dt = (window[0] + window[1]) / 2
@@ -209,7 +210,7 @@ class World:
         soonest = math.inf
         inside = self.board.half - max(self.board.piece_radius, self.board.striker_radius)
         for a in moving:
-            (ax, ay), va = self._motion(a, now)
+            (ax, ay), va = self.motion(a, now)
             if abs(ax) >= inside or abs(ay) >= inside:
                 return -math.inf  # (on or near a cushion)
             around = self.near.get(a)
@@ -217,7 +218,7 @@ class World:
                 continue
             sa = math.hypot(*va)
             for b, reach in around.items():
-                (bx, by), vb = self._motion(b, now)
+                (bx, by), vb = self.motion(b, now)
                 gap = math.hypot(bx - ax, by - ay) - reach - _SLACK
                 if gap <= 0.0:
                     return -math.inf
