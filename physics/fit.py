@@ -19,8 +19,10 @@ drops in one and not the other cannot drag the fit. Four things keep it out of t
 valley: each stroke is first looked for on a grid (a camera often loses a fast shot
 piece in its first frames, so the first estimate may come from samples after it met
 something; where it was out of sight from still to moving, a second, wider grid of
-speeds and strike instants gives a second start, fitted through like the first, and the
-one that replays the shots better is kept); the fit takes ever longer stretches of the
+speeds and strike instants, and of directions round each way it may have gone to where
+it was first seen — straight or off one cushion, the table unfolded — gives a second
+start, fitted through like the first, and the one that replays the shots better is
+kept); the fit takes ever longer stretches of the
 shots (``HORIZONS``: a shot's start depends smoothly on everything, its end only once
 all is nearly right); no step moves a value by more than a quarter (a friction past the
 point where contacts stick changes nothing, and a long step could land there and stay);
@@ -85,6 +87,7 @@ SEARCH_SPEEDS = (0.8, 1.0, 1.25, 1.5, 1.8)  # times the first estimate of the sp
 UNSEEN_START = 0.025  # s: out of sight this long (a frame and a half at 60 fps)
 UNSEEN_SPEEDS = (0.4, 0.5, 0.63, 0.8, 1.0, 1.25, 1.6, 2.0, 2.5)
 UNSEEN_INSTANTS = 5  # strike instants tried across the span it was out of sight
+UNSEEN_DEGREES = 5  # and directions this far either way of each way it may have gone
 MOVED_MM = 5.0  # a sample this far from the start is the shot piece moving
 # a free run (free_runs): clear of contacts by this much, and this long to be fitted
 MARGIN_S = 0.03
@@ -159,6 +162,10 @@ class _Shot:
     resting: tuple[str, ...]
     stroke: tuple[float, ...]  # angle °, speed m/s, strike instant s, start dx, dy mm
     unseen: tuple[float, float] | None = None  # s: the shot piece out of sight, still to moving
+    # where it was out of sight so: the ways it may have gone to where it was first seen
+    # moving, straight or off one cushion (``_unfolded``): (angle °, that way's length
+    # over the straight one's)
+    ways: tuple[tuple[float, float], ...] = ()
 
     @property
     def size(self) -> int:
@@ -324,7 +331,32 @@ def _prepare(record: ShotRecord, board: Board, physics: PhysicsProfile) -> _Shot
     speed = min(max(speed, 100.0), 15000.0)
     lag = float(np.clip(d[0] / speed - t[0], _STROKE_LOW[2], _STROKE_HIGH[2]))
     stroke = (math.degrees(math.atan2(dy, dx)), speed / 1000, lag, 0.0, 0.0)
-    return _Shot(record, positions, seen, resting, stroke, _unseen(path, record.start))
+    unseen = _unseen(path, record.start)
+    ways = ()
+    if unseen is not None:
+        first_moving = path[path[:, 0] >= unseen[1]][0, 1:]
+        ways = _unfolded(record.start, first_moving, board.half - board.radius_of(
+            record.shot_piece))
+    return _Shot(record, positions, seen, resting, stroke, unseen, ways)
+
+
+def _unfolded(start: tuple[float, float], seen: np.ndarray, line: float
+              ) -> tuple[tuple[float, float], ...]:
+    """The ways from ``start`` to ``seen`` (mm) straight and off each cushion, the table
+    unfolded: the piece's centre meets a cushion on the line ``line`` mm from the
+    centre, and off it runs as if on to ``seen`` mirrored in that line (a cushion bends
+    the way a little more, by its restitution and friction). Each as (angle °, its
+    length over the straight way's)."""
+    x0, y0 = start
+    straight = max(math.hypot(seen[0] - x0, seen[1] - y0), 1.0)
+    out = []
+    for axis, sign in ((None, 0), (0, 1), (0, -1), (1, 1), (1, -1)):
+        point = [float(seen[0]), float(seen[1])]
+        if axis is not None:
+            point[axis] = 2 * sign * line - point[axis]
+        out.append((math.degrees(math.atan2(point[1] - y0, point[0] - x0)),
+                    math.hypot(point[0] - x0, point[1] - y0) / straight))
+    return tuple(out)
 
 
 def _unseen(path: np.ndarray, start: tuple[float, float]) -> tuple[float, float] | None:
@@ -477,23 +509,29 @@ class _Model:
         shot piece in its first frames (a streak), and then the first estimate comes from
         samples after it has already met something. ``wide``: for a shot piece out of
         sight from still to moving (``_Shot.unseen``), speeds from UNSEEN_SPEEDS times
-        the first estimate and strike instants across the span unseen as well."""
+        the first estimate and strike instants across the span unseen as well, and
+        directions around each way it may have gone to where it was first seen
+        (``_Shot.ways``: straight or off one cushion, UNSEEN_DEGREES either way)."""
         theta = theta.copy()
         self.horizon = SEARCH_HORIZON
         n = len(VALUES)
         for k, shot in enumerate(self.shots):
             at = n + _PER_SHOT * k
+            near = np.arange(-SEARCH_DEGREES, SEARCH_DEGREES + 0.5, 1.0)
+            aims = [(theta[at] + turn, 1.0) for turn in near]
             speeds, lags = SEARCH_SPEEDS, [theta[at + 2]]
             if wide and shot.unseen is not None:  # struck anywhere in the span: replay time is
                 still, moving = shot.unseen  # the record's plus the lag
                 speeds = UNSEEN_SPEEDS
                 lags = np.clip([theta[at + 2], *np.linspace(-moving, -still, UNSEEN_INSTANTS)],
                                _STROKE_LOW[2], _STROKE_HIGH[2])
+                aims += [(angle + turn, longer) for angle, longer in shot.ways
+                         for turn in np.arange(-UNSEEN_DEGREES, UNSEEN_DEGREES + 0.5, 1.0)]
             best, tried = None, theta[at:at + _PER_SHOT].copy()
-            for turn in np.arange(-SEARCH_DEGREES, SEARCH_DEGREES + 0.5, 1.0):
+            for angle, longer in aims:
                 for scale in speeds:
                     for lag in lags:
-                        tried[0], tried[1] = theta[at] + turn, theta[at + 1] * scale
+                        tried[0], tried[1] = angle, theta[at + 1] * scale * longer
                         tried[2] = lag
                         cost = _cost([self.shot_residuals(k, theta[:n], tried)])
                         if best is None or cost < best[0]:

@@ -906,12 +906,16 @@ def test_physics_fitted_to_filmed_and_tracked_shots_comes_back_to_the_values_pla
         venue, tmp_path, capsys):
     """Five strokes played with a venue's values unlike the standard profile's, filmed,
     tracked, and fitted from the standard profile. Sliding friction and both restitutions
-    come back within 5 %. The cushion's friction comes back within 10 % (0.322 for 0.3):
+    come back within 5 %. The cushion's friction comes back within 10 % (0.291 for 0.3):
     of these strokes' cushion contacts only the striker's glance off W after each cut
     slides along the cushion (the others come in steeper than tan⁻¹(3 (1 + e) μ), so the
     rim stops slipping and any friction above that does the same). Piece friction comes
-    back a sixth high (0.058 for 0.05): its throw of a cut piece is under 3°, and a
-    striker tracked half a millimetre off its place turns a cut by about 1°. (Until
+    back within a fifth (0.045 for 0.05): its throw of a cut piece is under 3°, and a
+    striker tracked half a millimetre off its place turns a cut by about 1°. The fifth
+    stroke's striker is out of sight from the strike until after it came off E, and the
+    tracker puts that bounce 0.25 s late: its stroke is found by unfolding the table
+    (straight, or off one cushion, to where it was first seen moving); looked for only
+    around the straight way, its replay stayed 120 mm from what was seen. (Until
     session 43 the replays were sampled at 240 Hz and interpolated at the record's
     times, which cut the corner of every bounce: piece friction came back 0.033 and the
     replays 3.6 mm from what was seen; now they are sampled at those times.)"""
@@ -931,7 +935,7 @@ def test_physics_fitted_to_filmed_and_tracked_shots_comes_back_to_the_values_pla
     assert fitted.piece_friction == pytest.approx(venue_physics.piece_friction, rel=0.2)
     before, after = map(float, re.search(r"([\d.]+) mm RMS from what was seen with standard, "
                                          r"([\d.]+) mm", capsys.readouterr().out).groups())
-    assert after < 3.0 < 10 < before  # 2.1 mm: mostly the cut piece, thrown 1° off
+    assert after < 3.0 < 10 < before  # 1.3 mm: mostly the cut piece, thrown 1° off
 
 
 def test_a_shot_ends_though_a_resting_piece_is_found_now_and_then_a_few_mm_off():
