@@ -252,8 +252,9 @@ class _Run:
         self.w.stir()
         sa, sb = arbiter.shapes
         piece, side = self.w.piece_of_shape[sa], self.w.cushion_of_shape[sb]
-        p, v = self._start_of_step(arbiter.bodies[0])
-        tau = disc_wall(p, v, self.board.radius_of(piece), side, self.board.half, self.dt)
+        body = sa.body
+        p, v = self._start_of_step(body)
+        tau = disc_wall(p, v, self._radius[body], side, self.board.half, self.dt)
         self.pending.append((self._impact(tau), piece, cushion(side)))
         fly = self.physics.fly_off
         if fly.enabled and piece not in self.leaving:
@@ -262,7 +263,7 @@ class _Run:
                 self.leaving[piece] = "rim" if self.rng.random() < fly.rim_share else "off"
                 arbiter.process_collision = False
         if tau and piece not in self.leaving:
-            self.touches.append((tau, ((arbiter.bodies[0], p, v),), arbiter.normal))
+            self.touches.append((tau, ((body, p, v),), arbiter.normal))
 
     def _against_cushion(self, arbiter: pymunk.Arbiter, space, data) -> None:
         """A piece's first step against a cushion, touching nothing else, is solved as
@@ -272,10 +273,9 @@ class _Run:
         keeps Chipmunk's push: left in the cushion, a row of pieces beside it chattered
         against one another, a third more contacts in a break.)"""
         self.w.stir()
-        body = arbiter.bodies[0]
-        if arbiter.is_first_contact and self._alone(body, (), 1):
+        if arbiter.is_first_contact and self._alone(body := arbiter.bodies[0], (), 1):
             normal = arbiter.normal
-            rim = body.position + normal * arbiter.shapes[0].radius
+            rim = body.position + normal * self._radius[body]
             arbiter.contact_point_set = pymunk.ContactPointSet(
                 normal, [pymunk.ContactPoint(rim, rim, 0.0)])
 
