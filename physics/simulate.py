@@ -397,18 +397,11 @@ class _Run:
         """Whether ``body``, where the step left it (as read in ``now``, or from pymunk),
         overlaps (so touches, for Chipmunk) nothing but the others in ``touch`` and
         ``walls`` cushions."""
-        motion = self.w.motion
-        (x, y), radius = (motion(body, now)[0] if now else body.position), self._radius[body]
-        line = self.board.half - radius
+        x, y = self.w.motion(body, now)[0] if now else body.position
+        line = self.board.half - self._radius[body]
         if (abs(x) > line) + (abs(y) > line) > walls:
             return False
-        partners = [other for other, _, _ in touch]
-        for other, reach in self.w.near.get(body, {}).items():
-            if other not in partners:
-                ox, oy = motion(other, now)[0] if now else other.position
-                if (ox - x) ** 2 + (oy - y) ** 2 < reach * reach:
-                    return False
-        return True
+        return not self._meets_piece(body, (x, y), now, {other: None for other, _, _ in touch})
 
     def _clear(self, body: pymunk.Body, place: tuple[float, float], mended: list,
                now: list[float]) -> bool:
@@ -417,16 +410,28 @@ class _Run:
         piece stands (the others mended with it where they are set). A second touch
         within the step is Chipmunk's to find: a piece a millimetre from the cushion,
         struck towards it, would be set beyond it."""
-        x, y = place
         line = self.board.half - self._radius[body] + _MEND_SLACK
-        if abs(x) > line or abs(y) > line:  # (it starts within: the way there is too)
-            return False
-        moved = {other: where for other, where, _ in mended}
+        if abs(place[0]) > line or abs(place[1]) > line:  # (it starts within: the way
+            return False  # there is too)
+        return not self._meets_piece(body, place, now,
+                                     {other: where for other, where, _ in mended})
+
+    def _meets_piece(self, body: pymunk.Body, place, now: list[float] | None,
+                     placed: dict) -> bool:
+        """Whether ``body`` at ``place`` (mm) overlaps a piece near it: each where
+        ``placed`` puts it (None: left out), the others where ``now`` (or pymunk) has
+        them."""
+        x, y = place
         for other, reach in self.w.near.get(body, {}).items():
-            ox, oy = moved.get(other) or self.w.motion(other, now)[0]
+            if other in placed:
+                if (where := placed[other]) is None:
+                    continue
+                ox, oy = where
+            else:
+                ox, oy = self.w.motion(other, now)[0] if now else other.position
             if (ox - x) ** 2 + (oy - y) ** 2 < reach * reach:
-                return False
-        return True
+                return True
+        return False
 
     def _read(self, now: list[float] | None = None) -> list[float]:
         """Every awake body's x, y, vx, vy (mm, mm/s), four to a row (World.read), or
