@@ -134,6 +134,8 @@ class _Run:
         self.row_of = {p: i for i, p in enumerate(self.ids)}
         self.piece_of = {body: p for p, body in world.bodies.items()}
         self._radius = {body: world.board.radius_of(p) for p, body in world.bodies.items()}
+        self._holes = {shape: (hole, world.board.hole_centre(hole))
+                       for shape, hole in world.hole_of_shape.items()}
         self.raw_row: dict[str, int] = {}  # each awake piece's row in a reading
         self._rows: list[pymunk.Body | None] | None = None  # the rows raw_row was made for
         # the bodies that may be moving: those moving at the last reading and those a
@@ -194,7 +196,7 @@ class _Run:
         bodies = sa.body, sb.body
         self.moving.update(bodies)
         (pa, va), (pb, vb) = (self._start_of_step(body) for body in bodies)
-        reach = self.board.radius_of(a) + self.board.radius_of(b)
+        reach = self._radius[bodies[0]] + self._radius[bodies[1]]
         tau = disc_disc(pa, va, pb, vb, reach, self.dt)
         self.pending.append((self._impact(tau), a, b))
         # (a pair's normal from an earlier touch is no longer theirs: Chipmunk may hand
@@ -283,8 +285,8 @@ class _Run:
         """A piece overlaps a hole: it drops once its centre is over the opening, unless
         it is fast enough to run over."""
         a, b = arbiter.shapes
-        body, hole = arbiter.bodies[0], self.w.hole_of_shape[b]
-        hx, hy = self.board.hole_centre(hole)
+        body = a.body
+        hole, (hx, hy) = self._holes[b]
         x, y = body.position
         if math.hypot(x - hx, y - hy) <= self.board.hole_diameter / 2 and (
                 body.velocity.length <= self.physics.capture_speed * 1000):
