@@ -1093,8 +1093,13 @@ class ShotTracker:
         # and never again)
         # — and so is one read from a step across a gap out of sight (its heading a chord:
         # it may have bounced off the cushion it seems to leap)
+        # — and one whose sightings since its last sure one are faint and lead far from
+        # it: the leap to the cushion or the hole the call rests on may be no piece at
+        # all (held-out 12227: R13, struck and lost under the arm, took the striker
+        # read as a red piece and then a faint mark by the W cushion 186 mm on, and was
+        # "off the table" while it rested, hidden, by SW)
         once = ONE_SIGHTING if self._one_sighting_after_unseen(tr) or _across_a_gap(tr) \
-            else 0.95
+            or _faint_leap(tr) else 0.95
         if fell is not None:
             hole, when = fell
             # followed on for more than two frames past the last sight: the frames show
@@ -1933,6 +1938,14 @@ def _slowing(tr: Track) -> float:
     speed = math.hypot(vx, vy)
     slowed = -(ax * vx + ay * vy) / speed if speed > MOVING else 0.0
     return max(SLOWING, SLOWING_SEEN * slowed)
+
+
+def _faint_leap(tr: Track) -> bool:
+    """Whether a track's sightings since its last sure one are faint (below SEEN_SURELY)
+    and the last lies more than FOUND mm from that sure one: where it went rests on
+    detections that may be no piece."""
+    return tr.faint_since is not None and tr.surely is not None and bool(tr.points) and (
+        math.dist(tr.points[-1][1:], tr.surely[1:]) > FOUND)
 
 
 def _across_a_gap(tr: Track) -> bool:
