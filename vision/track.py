@@ -29,7 +29,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from rules.board import CORNERS, Board
+from rules.board import CORNERS, SURFACE, Board
 from rules.impact import disc_disc, disc_wall
 from rules.pieces import STRIKERS, colour_of
 from rules.shot import Contact, Exit, Pocketed, ShotRecord, cushion
@@ -1099,7 +1099,7 @@ class ShotTracker:
         # read as a red piece and then a faint mark by the W cushion 186 mm on, and was
         # "off the table" while it rested, hidden, by SW)
         once = ONE_SIGHTING if self._one_sighting_after_unseen(tr) or _across_a_gap(tr) \
-            or _faint_leap(tr) else 0.95
+            or _faint_leap(tr, self.board) else 0.95
         if fell is not None:
             hole, when = fell
             # followed on for more than two frames past the last sight: the frames show
@@ -1940,12 +1940,14 @@ def _slowing(tr: Track) -> float:
     return max(SLOWING, SLOWING_SEEN * slowed)
 
 
-def _faint_leap(tr: Track) -> bool:
-    """Whether a track's sightings since its last sure one are faint (below SEEN_SURELY)
-    and the last lies more than FOUND mm from that sure one: where it went rests on
-    detections that may be no piece."""
+def _faint_leap(tr: Track, board: Board) -> bool:
+    """Whether a track's sightings since its last sure one are faint (below SEEN_SURELY),
+    the last on the playing surface, where a piece in view is seen surely (on the dark
+    rim one leaving over it is found only weakly), and more than FOUND mm from that sure
+    one: where it went rests on detections that may be no piece."""
     return tr.faint_since is not None and tr.surely is not None and bool(tr.points) and (
-        math.dist(tr.points[-1][1:], tr.surely[1:]) > FOUND)
+        math.dist(tr.points[-1][1:], tr.surely[1:]) > FOUND) and (
+        board.region(*tr.points[-1][1:]) == SURFACE)
 
 
 def _across_a_gap(tr: Track) -> bool:
